@@ -1,0 +1,127 @@
+"""Auditing a match: fold its record through the rules and report every rule broken.
+
+The report is the ``audit --json`` object of match-format.md. The fold stops
+at the first event that makes the rest unreadable; a wrong claim is reported
+and the fold goes on with what the rules compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.engine.fold import advance, finish
+from ledger.engine.state import State
+from ledger.events import DealScored, Event
+from ledger.findings import Finding, Unreadable
+from ledger.formats.partial import rebuild_hands
+from ledger.formats.reader import MatchRecord
+from ledger.rules import RulesError, make_rules
+from ledger.rules.base import Rules
+
+
+@dataclass
+class AuditReport:
+    match: int
+    source: object
+    findings: list[Finding]
+    deals: list[dict[str, object]] = field(default_factory=list)
+    scores: list[int] | None = None
+    winner: int | None = None
+    complete: bool = False
+    rules: Rules | None = None
+    state: State | None = None
+    # Per recorded event, what the rules derived from it (the ledger stores both).
+    derived: list[tuple[Event, ...]] = field(default_factory=list)
+    events: list[Event | None] = field(default_factory=list)
+    path: str | None = None
+    line: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity == "error" for f in self.findings)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "match": self.match,
+            "source": self.source,
+            "ok": self.ok,
+            "findings": [f.to_dict() for f in self.findings],
+            "deals": self.deals,
+            "scores": self.scores,
+            "winner": self.winner,
+            "complete": self.complete,
+        }
+        if self.path is not None:
+            out["file"] = self.path
+        if self.line is not None:
+            out["line"] = self.line
+        return out
+
+
+def audit_record(record: MatchRecord) -> AuditReport:
+    report = AuditReport(match=record.index, source=record.source,
+                         findings=list(record.problems), path=record.path, line=record.line)
+    header = record.header
+    if header is None:
+        return report
+    try:
+        rules = make_rules(header.rules, len(header.seats), header.options)
+    except RulesError as exc:
+        report.findings.append(Finding(None, "error", exc.code, exc.message))
+        return report
+    return audit_events(rules, record.events, report, stop=record.stop)
+
+
+def audit_events(rules: Rules, events: Iterable[Event | None],
+                 report: AuditReport | None = None, stop: int | None = None) -> AuditReport:
+    """Fold a record's events and fill the report (``None`` stands for an unreadable event)."""
+    if report is None:
+        report = AuditReport(match=0, source=None, findings=[])
+    events, hidden = rebuild_hands(list(events))
+    report.rules = rules
+    report.events = events
+    st = State(rules)
+    findings = report.findings
+    derived_all = report.derived
+    last = len(events) - 1
+    for i, ev in enumerate(events):
+        if ev is None:
+            derived_all.append(())
+            if stop is not None and i >= stop:
+                break  # its parse finding is already in the report
+            continue
+        out: list[Event] = []
+        try:
+            advance(st, ev, i, out, findings)
+        except Unreadable as exc:
+            findings.append(exc.finding)
+            derived_all.append(tuple(out))
+            break
+        derived_all.append(tuple(out))
+    else:
+        out = []
+        finish(st, out, findings, last if last >= 0 else None)
+        if out and derived_all:
+            derived_all[-1] = derived_all[-1] + tuple(out)
+    for h in hidden:
+        known = ", ".join(str(t) for t in h.known)
+        findings.append(Finding(h.event, "warning", "hidden-tiles",
+                                f"seat {h.seat}'s hand in this deal stays partly unknown: "
+                                f"{h.unknown} of 7 tiles unseen"
+                                + (f" (known: {known})" if known else "")))
+    report.state = st
+    report.deals = [
+        {"result": d.result, "winner": d.winner, "points": d.points}
+        for evs in derived_all for d in evs if isinstance(d, DealScored)
+    ]
+    report.scores = list(st.scores)
+    report.winner = st.winner
+    report.complete = st.phase == "ended"
+    report.findings.sort(key=lambda f: (-1 if f.event is None else f.event))
+    return report

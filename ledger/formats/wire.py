@@ -1,0 +1,249 @@
+"""domino-match/1 objects <-> domain values: "cannot parse" lives here, never "not allowed"."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.events import (
+    ENDS,
+    Abandoned,
+    BlockClaimed,
+    BotSeated,
+    DealEndClaimed,
+    Dealt,
+    DrawAgreed,
+    Drew,
+    Event,
+    HandsRevealed,
+    MatchEndClaimed,
+    Passed,
+    Played,
+    Resigned,
+)
+from ledger.tiles import Tile, TileError
+
+FORMAT = "domino-match/1"
+RESULTS = ("out", "block", "tie")
+
+
+class ParseError(ValueError):
+    """A value of the file cannot be read; ``code`` is the finding code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class MatchHeader:
+    rules: str
+    options: dict[str, object]
+    seats: tuple[str, ...]
+    source: dict[str, object] | None = None
+    started_at: str | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def parse_header(obj: object) -> MatchHeader:
+    if not isinstance(obj, dict):
+        raise ParseError("bad-format", f"a match must be a JSON object, not {_kind(obj)}")
+    fmt = obj.get("format")
+    if fmt != FORMAT:
+        raise ParseError("bad-format", f"format is {fmt!r}; this reader reads {FORMAT!r}")
+    table = obj.get("table")
+    if not isinstance(table, dict) or not isinstance(table.get("rules"), str):
+        raise ParseError("bad-format", "table.rules must name a rules preset (a string)")
+    options = table.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ParseError("bad-format", "table.options must be an object")
+    seats = obj.get("seats")
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+        raise ParseError("bad-format", "seats must be a list of player names")
+    source = obj.get("source")
+    if source is not None and not isinstance(source, dict):
+        raise ParseError("bad-format", "source must be an object")
+    started = obj.get("started_at")
+    if started is not None and not isinstance(started, str):
+        raise ParseError("bad-format", "started_at must be an ISO 8601 string")
+    if not isinstance(obj.get("events"), list):
+        raise ParseError("bad-format", "events must be a list")
+    return MatchHeader(table["rules"], dict(options), tuple(seats), source, started)
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
+
+
+def _tile(value: object, what: str) -> Tile:
+    try:
+        return Tile.parse(value)
+    except TileError as exc:
+        raise ParseError("bad-tile", f"{what}: {exc}") from None
+
+
+def _seat(obj: Mapping[str, Any], seats: int, key: str = "seat") -> int:
+    value = obj.get(key)
+    if type(value) is not int:
+        raise ParseError("bad-event", f"{key} must be a seat number, not {value!r}")
+    if not 0 <= value < seats:
+        raise ParseError("bad-seat", f"seat {value} does not exist: the seats are 0 to "
+                         f"{seats - 1}")
+    return value
+
+
+def _opt_seat(obj: Mapping[str, Any], seats: int, key: str) -> int | None:
+    return None if obj.get(key) is None else _seat(obj, seats, key)
+
+
+def _hands(value: object, what: str) -> tuple[tuple[Tile, ...] | None, ...]:
+    if not isinstance(value, list):
+        raise ParseError("bad-event", f"{what} must be a list of hands")
+    hands: list[tuple[Tile, ...] | None] = []
+    for s, hand in enumerate(value):
+        if hand is None:
+            hands.append(None)
+        elif isinstance(hand, list):
+            hands.append(tuple(_tile(t, f"{what} of seat {s}") for t in hand))
+        else:
+            raise ParseError("bad-event", f"{what} of seat {s} must be a list of tiles or null")
+    return tuple(hands)
+
+
+def parse_event(obj: object, seats: int) -> Event:
+    """One event object of the file, or ParseError."""
+    if not isinstance(obj, dict):
+        raise ParseError("bad-event", f"an event must be an object, not {_kind(obj)}")
+    kind = obj.get("type")
+    at = obj.get("at")
+    if at is not None and not isinstance(at, str):
+        raise ParseError("bad-event", "at must be an ISO 8601 string")
+    reader = _READERS.get(kind) if isinstance(kind, str) else None
+    if reader is None:
+        raise ParseError("unknown-event-type", f"unknown event type {kind!r}")
+    return reader(obj, seats, at)
+
+
+def _read_deal(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
+    stock = o.get("stock")
+    if stock is not None:
+        if not isinstance(stock, list):
+            raise ParseError("bad-event", "stock must be a list of tiles")
+        stock = tuple(_tile(t, "stock") for t in stock)
+    return Dealt(hands=_hands(o.get("hands"), "hands"), stock=stock, at=at)
+
+
+def _read_play(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
+    seat = _seat(o, seats)
+    raw = o.get("tile")
+    tile = _tile(raw, "tile")
+    end = o.get("end")
+    if end is not None and end not in ENDS:
+        raise ParseError("bad-event", f"end must be left, right, up or down, not {end!r}")
+    reversed_ = tile.high != tile.low and _first_number(raw) == tile.low
+    return Played(seat=seat, tile=tile, end=end, reversed=reversed_, at=at)
+
+
+def _first_number(raw: object) -> int | None:
+    if isinstance(raw, list):
+        return raw[0] if raw and type(raw[0]) is int else None
+    if isinstance(raw, str):
+        digits = [c for c in raw if c.isdigit()]
+        return int(digits[0]) if digits else None
+    return None
+
+
+def _read_draw(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
+    raw = o.get("tile")
+    return Drew(seat=_seat(o, seats), tile=None if raw is None else _tile(raw, "tile"), at=at)
+
+
+def _read_deal_end(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
+    result = o.get("result")
+    if result not in RESULTS:
+        raise ParseError("bad-event", f"result must be out, block or tie, not {result!r}")
+    points = o.get("points")
+    if points is not None and type(points) is not int:
+        raise ParseError("bad-event", f"points must be a whole number, not {points!r}")
+    return DealEndClaimed(result=result, winner=_opt_seat(o, seats, "winner"), points=points,
+                          at=at)
+
+
+def _read_match_end(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
+    scores = o.get("scores")
+    if scores is not None:
+        if not isinstance(scores, list) or not all(type(s) is int for s in scores):
+            raise ParseError("bad-event", "scores must be a list of whole numbers")
+        scores = tuple(scores)
+    return MatchEndClaimed(winner=_opt_seat(o, seats, "winner"), scores=scores, at=at)
+
+
+def _read_abandon(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
+    reason = o.get("reason")
+    return Abandoned(reason=None if reason is None else str(reason), at=at)
+
+
+_READERS = {
+    "deal": _read_deal,
+    "play": _read_play,
+    "draw": _read_draw,
+    "pass": lambda o, n, at: Passed(seat=_seat(o, n), at=at),
+    "block": lambda o, n, at: BlockClaimed(at=at),
+    "reveal": lambda o, n, at: HandsRevealed(hands=_hands(o.get("hands"), "reveal"), at=at),
+    "deal_end": _read_deal_end,
+    "bot": lambda o, n, at: BotSeated(seat=_seat(o, n), at=at),
+    "resign": lambda o, n, at: Resigned(seat=_seat(o, n), at=at),
+    "abandon": _read_abandon,
+    "agree_draw": lambda o, n, at: DrawAgreed(at=at),
+    "match_end": _read_match_end,
+}
+
+
+# --- writing ---------------------------------------------------------------------
+
+
+def _hand_out(hand: Sequence[Tile] | None) -> list[str] | None:
+    return None if hand is None else [str(t) for t in hand]
+
+
+def event_to_dict(ev: Event) -> dict[str, Any]:
+    """The canonical wire object of an event (recorded or derived)."""
+    out: dict[str, Any] = {"type": ev.TYPE}
+    if isinstance(ev, Dealt):
+        out["hands"] = [_hand_out(h) for h in ev.hands]
+        if ev.stock is not None:
+            out["stock"] = [str(t) for t in ev.stock]
+    elif isinstance(ev, Played):
+        out["seat"] = ev.seat
+        out["tile"] = f"{ev.tile.low}-{ev.tile.high}" if ev.reversed else str(ev.tile)
+        if ev.end is not None:
+            out["end"] = ev.end
+    elif isinstance(ev, Drew):
+        out["seat"] = ev.seat
+        out["tile"] = None if ev.tile is None else str(ev.tile)
+    elif isinstance(ev, HandsRevealed):
+        out["hands"] = [_hand_out(h) for h in ev.hands]
+    else:
+        for name in ev.__dataclass_fields__:
+            if name != "at":
+                value = getattr(ev, name)
+                out[name] = list(value) if isinstance(value, tuple) else value
+    if ev.at is not None:
+        out["at"] = ev.at
+    return out
+
+
+def event_from_dict(obj: Mapping[str, Any], seats: int) -> Event:
+    """Read back any event ``event_to_dict`` writes, derived ones included."""
+    from ledger.events import DERIVED_TYPES
+
+    cls = DERIVED_TYPES.get(str(obj.get("type")))
+    if cls is None:
+        return parse_event(dict(obj), seats)
+    kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in obj.items() if k != "type"}
+    return cls(**kwargs)  # type: ignore[arg-type]
