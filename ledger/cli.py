@@ -79,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--json", action="store_true", help="one JSON report per match")
     audit.add_argument("--strict", action="store_true", help="stop at the first error")
     audit.set_defaults(func=cmd_audit)
+    # Other parts of the ledger add their subcommands here: each module has
+    # register(subparsers). web/cli.py extends this parser with `serve`.
     return parser
 
 
