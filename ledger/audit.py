@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.engine.fold import advance, finish
+from ledger.engine.fold import advance_all, finish
 from ledger.engine.state import State
 from ledger.events import DealScored, Event
-from ledger.findings import Finding, Unreadable
+from ledger.findings import Finding
 from ledger.formats.partial import rebuild_hands
 from ledger.formats.reader import MatchRecord
 from ledger.rules import RulesError, make_rules
@@ -83,38 +83,20 @@ def audit_events(rules: Rules, events: Iterable[Event | None],
     """Fold a record's events and fill the report (``None`` stands for an unreadable event)."""
     if report is None:
         report = AuditReport(match=0, source=None, findings=[])
-    events, hidden = rebuild_hands(list(events))
+    events, hidden = rebuild_hands(list(events), rules)
     report.rules = rules
     report.events = events
     st = State(rules)
     findings = report.findings
     derived_all = report.derived
     last = len(events) - 1
-    for i, ev in enumerate(events):
-        if ev is None:
-            derived_all.append(())
-            if stop is not None and i >= stop:
-                break  # its parse finding is already in the report
-            continue
+    if advance_all(st, events, findings, derived_all, stop):
         out: list[Event] = []
-        try:
-            advance(st, ev, i, out, findings)
-        except Unreadable as exc:
-            findings.append(exc.finding)
-            derived_all.append(tuple(out))
-            break
-        derived_all.append(tuple(out))
-    else:
-        out = []
         finish(st, out, findings, last if last >= 0 else None)
         if out and derived_all:
             derived_all[-1] = derived_all[-1] + tuple(out)
     for h in hidden:
-        known = ", ".join(str(t) for t in h.known)
-        findings.append(Finding(h.event, "warning", "hidden-tiles",
-                                f"seat {h.seat}'s hand in this deal stays partly unknown: "
-                                f"{h.unknown} of 7 tiles unseen"
-                                + (f" (known: {known})" if known else "")))
+        findings.append(Finding(h.event, "warning", "hidden-tiles", h.describe()))
     report.state = st
     report.deals = [
         {"result": d.result, "winner": d.winner, "points": d.points}

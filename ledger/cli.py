@@ -9,7 +9,10 @@ from collections.abc import Sequence
 import orjson
 
 from ledger.audit import AuditReport, audit_record
-from ledger.formats.reader import ReadError, read_matches
+from ledger.exports import commands as exports
+from ledger.findings import Finding
+from ledger.formats.reader import MatchRecord, ReadError, read_matches
+from ledger.store import commands as store_commands
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -39,8 +42,35 @@ def _summary(report: AuditReport, seats: Sequence[str]) -> str:
                      f"{len(report.deals)} deal(s), scores {scores}, {result}, {state}")
     for f in report.findings:
         at = "match" if f.event is None else f"event {f.event}"
-        lines.append(f"  {f.severity} at {at} [{f.code}] {f.message}")
+        lines.append(f"  {f.severity} at {at} [{f.code}] {_message(f)}")
     return "\n".join(lines)
+
+
+def _message(finding: Finding) -> str:
+    """The message without the "event N: " the reader puts first (the line says it)."""
+    prefix = f"event {finding.event}: "
+    return finding.message.removeprefix(prefix) if finding.event is not None else finding.message
+
+
+def _where(report: AuditReport, event: int | None) -> str:
+    parts = [report.path or "<match>"]
+    if report.line is not None:
+        parts.append(f"line {report.line}")
+    if event is not None:
+        parts.append(f"event {event}")
+    return ", ".join(parts)
+
+
+def _audit(record: MatchRecord) -> AuditReport:
+    """The audit of one match; a crash of the auditor becomes a finding, not a traceback."""
+    try:
+        return audit_record(record)
+    except Exception as exc:  # one bad match must not stop the others
+        return AuditReport(match=record.index, source=record.source, path=record.path,
+                           line=record.line, findings=[Finding(
+                               None, "error", "internal-error",
+                               f"the auditor failed on this match ({type(exc).__name__}: "
+                               f"{exc}); this is a bug in domino-ledger, please report it")])
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -49,19 +79,20 @@ def cmd_audit(args: argparse.Namespace) -> int:
     for path in args.files:
         try:
             for record in read_matches(path):
-                report = audit_record(record)
-                if args.strict and not report.ok:
-                    first = report.errors[0]
-                    at = "" if first.event is None else f", event {first.event}"
-                    print(f"{record.where}{at}: {first.message} [{first.code}]", file=sys.stderr)
-                    return EXIT_FINDINGS
-                if not report.ok:
-                    code = max(code, EXIT_FINDINGS)
+                report = _audit(record)
                 if args.json:
                     out.write(orjson.dumps(report.to_dict()).decode() + "\n")
                 else:
                     seats = record.header.seats if record.header else ()
                     print(_summary(report, seats), file=out)
+                if not report.ok:
+                    code = max(code, EXIT_FINDINGS)
+                    if args.strict:
+                        first = report.errors[0]
+                        out.flush()
+                        print(f"domino-ledger: stopped at {_where(report, first.event)}: "
+                              f"{_message(first)} [{first.code}]", file=sys.stderr)
+                        return EXIT_FINDINGS
         except ReadError as exc:
             print(f"domino-ledger: {exc}", file=sys.stderr)
             if args.strict:
@@ -81,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.set_defaults(func=cmd_audit)
     # Other parts of the ledger add their subcommands here: each module has
     # register(subparsers). web/cli.py extends this parser with `serve`.
+    exports.register(sub)
+    store_commands.register(sub)
     return parser
 
 
@@ -91,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
+    except KeyboardInterrupt:
+        return 130  # the shell's code for Ctrl-C, without a traceback
 
 
 if __name__ == "__main__":

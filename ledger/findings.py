@@ -52,6 +52,9 @@ CODES: dict[str, str] = {
     "bad-seat-count": "the table is not played by that many seats",
     "line-too-long": "a line is larger than the reader accepts",
     "truncated-file": "the file ends in the middle (a cut gzip stream)",
+    "corrupt-file": "a compressed file is damaged part way (bad data or checksum)",
+    "empty-file": "the file holds no match at all",
+    "internal-error": "the auditor failed on this match (a bug: please report it)",
     # the deal
     "bad-deal": "the hands or stock of a deal are not a valid deal of the 28 tiles",
     "unexpected-redeal": "a new deal before any play, which the rules did not call for",

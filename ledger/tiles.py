@@ -117,6 +117,10 @@ def _build() -> tuple[Tile, ...]:
 ALL_TILES: Final[tuple[Tile, ...]] = _build()
 FULL_SET: Final = (1 << len(ALL_TILES)) - 1
 
+# Every exact notation of every tile ("6-3", "36", "[3:6]", ...): what ``Tile.parse``
+# finds first for a string, for readers that look up many tiles at once.
+TILE_BY_TEXT: Final[dict[str, Tile]] = _BY_TEXT
+
 # Per number, the bitmask of the seven tiles that show it: the engine's fit test.
 SUIT_MASK: Final[tuple[int, ...]] = tuple(
     sum(t.bit for t in ALL_TILES if t.has(n)) for n in range(MAX_PIP + 1)

@@ -8,7 +8,7 @@ should be raises ``Unreadable`` because nothing after it can be trusted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ledger.engine.board import fitting_ends, fives_count, open_board, outcome_key, place
@@ -34,6 +34,8 @@ from ledger.events import (
 from ledger.findings import Finding, Unreadable
 from ledger.rules.base import HAND_SIZE, Lead
 from ledger.tiles import ALL_TILES, FULL_SET, Tile, mask_of, tiles_of
+
+_END_INDEX = {name: i for i, name in enumerate(END_NAMES)}
 
 
 class _Ctx:
@@ -63,6 +65,43 @@ def advance(st: State, ev: Event, index: int | None, out: list[Event],
     if handler is None:
         raise TypeError(f"not a recorded event: {ev!r}")
     handler(st, ev, ctx)
+
+
+def advance_all(st: State, events: Iterable[Event | None], findings: list[Finding],
+                derived: list[tuple[Event, ...]], stop: int | None = None) -> bool:
+    """``advance`` over a record, as the auditor folds it: one context for every event.
+
+    Appends each event's derived events to ``derived`` (``()`` for an event that is
+    ``None``, one the reader could not parse). The fold ends at an unreadable event
+    (its finding is appended) or at a ``None`` at or after ``stop``; True if it got
+    through every event.
+    """
+    out: list[Event] = []
+    ctx = _Ctx(None, out, findings)
+    handlers = _HANDLERS
+    keep = derived.append
+    for i, ev in enumerate(events):
+        if ev is None:
+            keep(())
+            if stop is not None and i >= stop:
+                return False  # its parse finding is already in the report
+            continue
+        handler = handlers.get(type(ev))
+        if handler is None:
+            raise TypeError(f"not a recorded event: {ev!r}")
+        ctx.index = i
+        try:
+            handler(st, ev, ctx)
+        except Unreadable as exc:
+            findings.append(exc.finding)
+            keep(tuple(out))
+            return False
+        if out:
+            keep(tuple(out))
+            out.clear()
+        else:
+            keep(())
+    return True
 
 
 def finish(st: State, out: list[Event], findings: list[Finding], index: int | None) -> None:
@@ -138,6 +177,8 @@ def _blocked(st: State) -> bool:
 
 
 def _check_block(st: State, ctx: _Ctx) -> None:
+    if st.stock_left > 0 and st.rules.draws:
+        return  # the common case, settled before a call: a seat can still draw
     if _blocked(st):
         st.phase = "over"
         st.over = "block"
@@ -167,7 +208,9 @@ def _on_dealt(st: State, ev: Dealt, ctx: _Ctx) -> None:
         raise ctx.fatal("after-match-end", "a new deal after the match had ended")
     if st.phase == "playing":
         if st.fresh:
-            if not st.redeal_due:
+            # A hidden hand (partial record) may have held the doubles that call for it.
+            hidden_doubles = bool(rules.redeal_doubles) and any(st.hidden)
+            if not st.redeal_due and not hidden_doubles:
                 ctx.error("unexpected-redeal",
                           f"deal {st.deal + 1} was dealt again, but no hand held "
                           f"{rules.redeal_doubles or 4} or more doubles"
@@ -217,6 +260,23 @@ def _validate_deal(st: State, ev: Dealt, ctx: _Ctx) -> None:
     if len(ev.hands) != rules.seats:
         raise ctx.fatal("bad-deal", f"the deal gives {len(ev.hands)} hands for "
                         f"{rules.seats} seats")
+    # The usual deal, settled with bitmasks: full hands, a full stock, no tile twice.
+    # Anything else goes through the checks below, which name what is wrong.
+    given = 0
+    count = 0
+    for hand in ev.hands:
+        if hand is not None:
+            if len(hand) != HAND_SIZE:
+                break
+            given |= mask_of(hand)
+            count += HAND_SIZE
+    else:
+        if ev.stock is None or len(ev.stock) == rules.stock_size:
+            if ev.stock is not None:
+                given |= mask_of(ev.stock)
+                count += len(ev.stock)
+            if given.bit_count() == count:
+                return
     seen: dict[Tile, str] = {}
 
     def take(tile: Tile, place_name: str) -> None:
@@ -256,7 +316,9 @@ def _set_lead(st: State, ev: Dealt) -> None:
     shown = mask_of(t for hand in ev.hands for t in hand or ())
     if ev.stock is not None:
         shown |= mask_of(ev.stock)
-    unplaced = [t for t in ALL_TILES if not shown & t.bit]
+    # With every hand shown, unlisted tiles are undealt (the stock is optional): only a
+    # hidden hand can hold a better opening tile than the best one seen.
+    unplaced = [t for t in ALL_TILES if not shown & t.bit] if None in ev.hands else []
     if best is not None and all(_rank(t) < _rank(best) for t in unplaced):
         st.to_move = st.leader = holder
         st.must_open = best
@@ -282,7 +344,8 @@ def _take_from_hand(st: State, seat: int, tile: Tile, ctx: _Ctx, verb: str) -> N
 
 
 def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
-    _require_deal(st, ev, ctx, "played")
+    if st.phase != "playing":
+        _require_deal(st, ev, ctx, "played")
     seat, tile = ev.seat, ev.tile
     opening = st.table == 0
     if st.to_move is not None and seat != st.to_move:
@@ -295,7 +358,11 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
         ctx.error("redeal-required", f"deal {st.deal + 1} had to be reshuffled: a hand was "
                   f"dealt {st.rules.redeal_doubles} or more doubles")
         st.redeal_due = False
-    _take_from_hand(st, seat, tile, ctx, "played")
+    hands = st.hands
+    if hands[seat] & tile.bit:
+        hands[seat] ^= tile.bit  # _take_from_hand's first case, without the call
+    else:
+        _take_from_hand(st, seat, tile, ctx, "played")
     st.fresh = False
     if opening:
         if st.must_open is not None and tile is not st.must_open:
@@ -309,7 +376,12 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
         open_board(st, tile, tile.low if ev.reversed else tile.high)
         st.leader = seat
     else:
-        _lay(st, ev, ctx)
+        end = _END_INDEX.get(ev.end) if ev.end is not None else None
+        if end is not None and (number := st.ends[end]) != CLOSED and (
+                tile.high == number or tile.low == number):
+            place(st, tile, end)  # the named end is open and fits: _lay's common case
+        else:
+            _lay(st, ev, ctx)
     st.last_player = seat
     st.passes = 0
     st.drawn = None
@@ -321,7 +393,7 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
             st.scores[side] += count
             st.in_deal[side] += count
             ctx.out.append(FivesScored(deal=st.deal, seat=seat, points=count))
-    if st.hands[seat] == 0 and st.hidden[seat] == 0:
+    if hands[seat] == 0 and st.hidden[seat] == 0:
         st.phase = "over"
         st.over = "out"
         st.pending = True
@@ -355,7 +427,8 @@ def _lay(st: State, ev: Played, ctx: _Ctx) -> None:
 
 
 def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
-    _require_deal(st, ev, ctx, "drew")
+    if st.phase != "playing":
+        _require_deal(st, ev, ctx, "drew")
     seat = ev.seat
     if st.to_move is None or st.table == 0:
         raise ctx.fatal("out-of-turn", f"seat {seat} drew before deal {st.deal + 1} was opened")
@@ -369,11 +442,11 @@ def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
     if st.drawn is not None:
         ctx.error("illegal-draw", f"seat {seat} drew again instead of playing {st.drawn}, "
                   f"which fits {_fits_phrase(st, st.drawn)}")
-    else:
+    elif st.hands[seat] & st.fit_mask():
         fit = _first_fit(st, seat)
-        if fit is not None:
-            ctx.error("illegal-draw", f"seat {seat} drew while holding {fit}, which fits "
-                      f"{_fits_phrase(st, fit)}")
+        assert fit is not None
+        ctx.error("illegal-draw", f"seat {seat} drew while holding {fit}, which fits "
+                  f"{_fits_phrase(st, fit)}")
     tile = ev.tile
     if st.stock is not None:
         expected = st.stock[st.stock_pos]

@@ -57,8 +57,8 @@ class Move:
 
 def legal_moves(st: State) -> list[Move]:
     """Every move the seat to move may make; empty when nobody is to move."""
-    if st.phase != "playing" or st.to_move is None:
-        return []
+    if st.phase != "playing" or st.to_move is None or st.redeal_due:
+        return []  # a hand of 4+ doubles: only a new deal is legal (seed 002)
     seat = st.to_move
     if st.table == 0:
         if st.must_open is not None:

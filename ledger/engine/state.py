@@ -17,6 +17,7 @@ Phase = Literal["waiting", "playing", "over", "ended"]
 LEFT, RIGHT, UP, DOWN = 0, 1, 2, 3
 END_NAMES = ("left", "right", "up", "down")
 CLOSED = -1
+_FITS = (*SUIT_MASK, 0)  # by end number; _FITS[CLOSED] is the last: a closed end fits nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +128,8 @@ class State:
         return [(END_NAMES[i], n) for i, n in enumerate(self.ends) if n != CLOSED]
 
     def fit_mask(self) -> int:
-        mask = 0
-        for n in self.ends:
-            if n != CLOSED:
-                mask |= SUIT_MASK[n]
-        return mask
+        ends = self.ends
+        return _FITS[ends[0]] | _FITS[ends[1]] | _FITS[ends[2]] | _FITS[ends[3]]
 
     def stock_tiles(self) -> list[Tile] | None:
         """The tiles still in the stock, in drawing order, when the record gave it."""

@@ -3,13 +3,14 @@
 The lenient reader (``read_matches``) yields every match with the problems it
 found and goes on to the next line; the strict one (``read_matches_strict``)
 raises at the first problem. Memory holds one line at a time, and no line may
-exceed ``MAX_LINE`` bytes.
+exceed ``MAX_LINE`` bytes: a longer one is skipped in chunks, never held whole.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+import os
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from ledger.formats.wire import MatchHeader, ParseError, parse_event, parse_head
 
 MAX_LINE = 8 * 1024 * 1024
 _CHUNK = 1 << 20
+_BOM = b"\xef\xbb\xbf"
+_MIB = 1024 * 1024
 
 
 class ReadError(OSError):
@@ -84,31 +87,55 @@ def parse_match(obj: object, index: int = 0, path: str = "<match>",
     return rec
 
 
+def _problem(index: int, path: str, line: int | None, code: str, message: str) -> MatchRecord:
+    rec = MatchRecord(index=index, path=path, line=line)
+    rec.problems.append(Finding(None, "error", code, message))
+    return rec
+
+
 def _decode(data: bytes, index: int, path: str, line: int | None) -> MatchRecord:
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        rec = MatchRecord(index=index, path=path, line=line)
         where = f"line {line}" if line is not None else "the file"
-        rec.problems.append(Finding(None, "error", "bad-json",
-                                    f"{where} is not valid JSON: {exc.msg} "
-                                    f"(column {exc.colno})"))
-        return rec
+        return _problem(index, path, line, "bad-json", f"{where} is not valid JSON: "
+                        f"{_json_trouble(data, exc)}")
     return parse_match(obj, index, path, line)
 
 
-def _open(path: Path) -> IO[bytes]:
+def _json_trouble(data: bytes, exc: orjson.JSONDecodeError) -> str:
+    """Why a line is not JSON, in words: orjson's own are cryptic for bad bytes."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return f"it is not UTF-8 text (byte {bad.start + 1} is 0x{data[bad.start]:02x})"
+    if not data.strip():
+        return "it is empty"
+    place = f"column {exc.colno}" if exc.lineno == 1 else f"line {exc.lineno}, column {exc.colno}"
+    hint = ""
+    if exc.msg == "unexpected content after document" and exc.lineno > 1:
+        hint = " (a .json file holds one match; put many one per line in a .jsonl file)"
+    return f"{exc.msg} at {place}{hint}"
+
+
+def _open(path: Path) -> tuple[IO[bytes], bool]:
+    """The byte stream of a file (gunzipped if it is gzip), and whether it is empty."""
     try:
         raw = path.open("rb")
     except OSError as exc:
         raise ReadError(f"{path}: cannot open: {exc.strerror or exc}") from None
-    magic = raw.peek(2)[:2] if isinstance(raw, io.BufferedReader) else b""
-    if magic == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
-    if path.suffix == ".gz":
+    try:
+        empty = os.fstat(raw.fileno()).st_size == 0
+        magic = raw.peek(2)[:2] if isinstance(raw, io.BufferedReader) else b""
+    except OSError as exc:
         raw.close()
-        raise ReadError(f"{path}: not a gzip file")
-    return raw
+        raise ReadError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if magic == b"\x1f\x8b":
+        return gzip.GzipFile(fileobj=raw, mode="rb"), empty  # type: ignore[return-value]
+    if path.suffix.lower() == ".gz" and not empty:
+        raw.close()
+        raise ReadError(f"{path}: not a gzip file, though its name ends in .gz")
+    return raw, empty
 
 
 def read_matches(path: str | Path, max_line: int = MAX_LINE) -> Iterator[MatchRecord]:
@@ -117,9 +144,11 @@ def read_matches(path: str | Path, max_line: int = MAX_LINE) -> Iterator[MatchRe
     name = str(path)
     if path.is_dir():
         raise ReadError(f"{path}: is a folder, not a match file")
-    stream = _open(path)
+    stream, empty = _open(path)
     with stream:
-        if path.suffix == ".json":
+        if empty:
+            yield _problem(0, name, None, "empty-file", "the file is empty: it holds no match")
+        elif name.lower().endswith((".json", ".json.gz")):
             yield from _read_document(stream, name, max_line)
         else:
             yield from _read_lines(stream, name, max_line)
@@ -128,25 +157,33 @@ def read_matches(path: str | Path, max_line: int = MAX_LINE) -> Iterator[MatchRe
 def _read_document(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRecord]:
     try:
         data = stream.read(max_line + 1)
-    except (EOFError, OSError, zlib.error) as exc:
-        raise ReadError(f"{name}: cannot be read: {exc}") from None
+    except EOFError:
+        yield _problem(0, name, None, "truncated-file",
+                       "the file is cut off: its compressed data ends early")
+        return
+    except (OSError, zlib.error) as exc:
+        yield _problem(0, name, None, "corrupt-file", f"the file is damaged: {exc}")
+        return
     if len(data) > max_line:
-        rec = MatchRecord(index=0, path=name, line=None)
-        rec.problems.append(Finding(None, "error", "line-too-long",
-                                    f"the file is larger than {max_line // (1024 * 1024)} MiB; "
-                                    "a match file of that size is not read"))
-        yield rec
+        yield _problem(0, name, None, "line-too-long",
+                       f"the file is larger than {max_line / _MIB:g} MiB; a match file of "
+                       "that size is not read")
+        return
+    data = data.removeprefix(_BOM)
+    if not data.strip():
+        yield _problem(0, name, None, "empty-file", "the file holds no match: it is blank")
         return
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError:
         yield _decode(data, 0, name, None)
         return
-    if isinstance(obj, list):  # a JSON array of matches
-        for i, item in enumerate(obj):
-            yield parse_match(item, i, name, None)
-    else:
-        yield parse_match(obj, 0, name, None)
+    if isinstance(obj, list):
+        yield _problem(0, name, None, "bad-format",
+                       "the file holds a JSON list; a .json file holds one match object "
+                       "(put many matches one per line in a .jsonl file)")
+        return
+    yield parse_match(obj, 0, name, None)
 
 
 def _read_lines(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRecord]:
@@ -155,39 +192,48 @@ def _read_lines(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRe
     while True:
         try:
             data = stream.readline(max_line + 1)
-        except (EOFError, OSError, zlib.error) as exc:
-            rec = MatchRecord(index=index, path=name, line=line_no + 1)
-            rec.problems.append(Finding(None, "error", "truncated-file",
-                                        f"the file is cut off at line {line_no + 1} ({exc}); "
-                                        "the matches before it were read"))
-            yield rec
+            too_long = len(data) > max_line and not data.endswith(b"\n")
+            size = len(data) + _skip_line(stream) if too_long else len(data)
+        except EOFError:
+            yield _problem(index, name, line_no + 1, "truncated-file",
+                           f"the file is cut off {_after(line_no)}: its compressed data ends "
+                           f"early, so line {line_no + 1} and any after it are lost")
+            return
+        except (OSError, zlib.error) as exc:
+            yield _problem(index, name, line_no + 1, "corrupt-file",
+                           f"the file is damaged {_after(line_no)} ({exc}), so line "
+                           f"{line_no + 1} and any after it cannot be read")
             return
         if not data:
-            return
+            break
         line_no += 1
-        if len(data) > max_line and not data.endswith(b"\n"):
-            size = len(data) + _skip_line(stream)
-            rec = MatchRecord(index=index, path=name, line=line_no)
-            rec.problems.append(Finding(None, "error", "line-too-long",
-                                        f"line {line_no} is {size / 1048576:.1f} MiB, more than "
-                                        f"the {max_line // 1048576} MiB a match may take; "
-                                        "skipped"))
+        if line_no == 1:
+            data = data.removeprefix(_BOM)
+        if too_long:
+            yield _problem(index, name, line_no, "line-too-long",
+                           f"line {line_no} is {size / _MIB:.1f} MiB, more than the "
+                           f"{max_line / _MIB:g} MiB a match may take; it was skipped")
             index += 1
-            yield rec
             continue
         if not data.strip():
             continue
-        yield _decode(data, index, name, line_no)
+        # Without its line ending, so that a JSON error's column is the line's own.
+        yield _decode(data.rstrip(b"\r\n"), index, name, line_no)
         index += 1
+    if index == 0:
+        yield _problem(0, name, None, "empty-file",
+                       "the file holds no match: it has only blank lines")
+
+
+def _after(line_no: int) -> str:
+    return f"after line {line_no}" if line_no else "within its first line"
 
 
 def _skip_line(stream: IO[bytes]) -> int:
+    """Read past the rest of an over-long line, a chunk at a time; the bytes skipped."""
     skipped = 0
     while True:
-        try:
-            chunk = stream.readline(_CHUNK)
-        except (EOFError, OSError, zlib.error):
-            return skipped
+        chunk = stream.readline(_CHUNK)
         skipped += len(chunk)
         if not chunk or chunk.endswith(b"\n"):
             return skipped

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ledger.events import (
@@ -22,7 +22,7 @@ from ledger.events import (
     Played,
     Resigned,
 )
-from ledger.tiles import Tile, TileError
+from ledger.tiles import TILE_BY_TEXT, Tile, TileError
 
 FORMAT = "domino-match/1"
 RESULTS = ("out", "block", "tie")
@@ -101,6 +101,14 @@ def _opt_seat(obj: Mapping[str, Any], seats: int, key: str) -> int | None:
     return None if obj.get(key) is None else _seat(obj, seats, key)
 
 
+def _tiles(values: list[Any], what: str) -> tuple[Tile, ...]:
+    """A list of tiles: exact notations by one lookup each, anything else as ``_tile`` reads it."""
+    try:
+        return tuple(map(TILE_BY_TEXT.__getitem__, values))
+    except (KeyError, TypeError):
+        return tuple(_tile(t, what) for t in values)
+
+
 def _hands(value: object, what: str) -> tuple[tuple[Tile, ...] | None, ...]:
     if not isinstance(value, list):
         raise ParseError("bad-event", f"{what} must be a list of hands")
@@ -109,14 +117,42 @@ def _hands(value: object, what: str) -> tuple[tuple[Tile, ...] | None, ...]:
         if hand is None:
             hands.append(None)
         elif isinstance(hand, list):
-            hands.append(tuple(_tile(t, f"{what} of seat {s}") for t in hand))
+            hands.append(_tiles(hand, f"{what} of seat {s}"))
         else:
             raise ParseError("bad-event", f"{what} of seat {s} must be a list of tiles or null")
     return tuple(hands)
 
 
+# Plays, draws and passes repeat from match to match (a seat, a tile, an end), and events
+# are immutable values: one object per distinct wire form serves every match, so the
+# reader builds no dataclass for them. Only events without "at" are kept, and no more
+# than _MOVE_CACHE_MAX (the seats, tiles and ends that occur keep it far smaller).
+_MOVE_CACHE: dict[tuple[object, ...], Event] = {}
+_MOVE_CACHE_MAX = 8192
+
+
 def parse_event(obj: object, seats: int) -> Event:
     """One event object of the file, or ParseError."""
+    if type(obj) is dict and obj.get("at") is None:
+        kind = obj.get("type")
+        if kind == "play" or kind == "draw" or kind == "pass":
+            seat = obj.get("seat")
+            key: tuple[object, ...] | None = (kind, seat, obj.get("tile"), obj.get("end"))
+            try:
+                known = _MOVE_CACHE.get(key)  # type: ignore[arg-type]
+            except TypeError:  # a list or an object where a seat, tile or end goes
+                key = known = None
+            # The key's seat may be 1.0 or True where 1 was kept: only an int is a seat.
+            if known is not None and type(seat) is int and 0 <= seat < seats:
+                return known
+            event = _parse_event(obj, seats)
+            if key is not None and len(_MOVE_CACHE) < _MOVE_CACHE_MAX:
+                _MOVE_CACHE[key] = event
+            return event
+    return _parse_event(obj, seats)
+
+
+def _parse_event(obj: object, seats: int) -> Event:
     if not isinstance(obj, dict):
         raise ParseError("bad-event", f"an event must be an object, not {_kind(obj)}")
     kind = obj.get("type")
@@ -134,7 +170,7 @@ def _read_deal(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
     if stock is not None:
         if not isinstance(stock, list):
             raise ParseError("bad-event", "stock must be a list of tiles")
-        stock = tuple(_tile(t, "stock") for t in stock)
+        stock = _tiles(stock, "stock")
     return Dealt(hands=_hands(o.get("hands"), "hands"), stock=stock, at=at)
 
 
@@ -229,10 +265,10 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
     elif isinstance(ev, HandsRevealed):
         out["hands"] = [_hand_out(h) for h in ev.hands]
     else:
-        for name in ev.__dataclass_fields__:
-            if name != "at":
-                value = getattr(ev, name)
-                out[name] = list(value) if isinstance(value, tuple) else value
+        for f in fields(ev):  # not __dataclass_fields__: it lists the ClassVars too
+            if f.name != "at":
+                value = getattr(ev, f.name)
+                out[f.name] = list(value) if isinstance(value, tuple) else value
     if ev.at is not None:
         out["at"] = ev.at
     return out

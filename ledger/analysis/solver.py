@@ -1,0 +1,822 @@
+"""Perfect-information ("double-dummy") values of the positions of one deal.
+
+Once a deal is over every hand and the stock's order are known, so each
+position has one outcome under best play by every side. ``DealSolver`` answers,
+for any position of one deal given as an engine ``State``: the points each side
+ends the deal with under best play (in-deal Fives scores included), and the
+same for every legal move.
+
+What "best play" means:
+
+- Two sides (two seats, or two teams): each side maximises its own points minus
+  the other's (zero-sum), searched with alpha-beta (MTD(f), null windows, a
+  transposition table of bounds). Without Fives only one side scores in a deal,
+  so the margin is the whole outcome. With Fives both sides can score; among
+  lines of equal margin the outcome shown is that of the first best move in the
+  engine's legal-move order at every turn.
+- Three or four sides (each for himself): max-n. Each seat maximises its own
+  points. Tie rule: at equal own points a seat takes the outcome where the
+  strongest other side scores least, then where the others score least in total,
+  then the outcome whose points, read in seat order, are lowest first. The rule
+  depends on outcomes only, never on the order moves are tried, so it is the
+  same for every equivalent way of writing a move.
+
+The search state is compact: hands as bitmasks, the open ends as a small board
+id, the stock position and the seat to move. Draws are forced and, with the
+stock's order known, deterministic. One transposition table serves every
+position of the deal, so analysing each step costs little more than the root.
+Terminal values come from the rules' own hooks (``losers_of``, ``block_winner``,
+``round_to_five``) and, for Fives, the engine's own board code.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ledger.engine.board import fives_count, place
+from ledger.engine.fold import advance
+from ledger.engine.moves import Move, legal_moves
+from ledger.engine.scoring import round_to_five
+from ledger.engine.state import CLOSED, State
+from ledger.events import Event
+from ledger.findings import Finding, Unreadable
+from ledger.rules.base import BlockView, Rules
+from ledger.tiles import ALL_TILES, SUIT_MASK, Tile, tiles_of
+
+Outcome = tuple[int, ...]
+
+PIPS: tuple[int, ...] = tuple(t.pips for t in ALL_TILES)
+# OTHER[t][n]: the number tile t leaves open when laid on an end showing n (-1: no fit).
+OTHER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t.other(n) if t.has(n) else -1 for n in range(7)) for t in ALL_TILES)
+_INF = 1 << 20
+# A move in the search: (points it scores << 24 | board id) << 5 | tile index.
+_TILE_BITS = 5
+_BOARD_BITS = 24
+_BOARD_MASK = (1 << _BOARD_BITS) - 1
+_MAX_BOARDS = 1 << _BOARD_BITS
+# A position's key: hands << 32 | board id << 8 | stock position << 2 | seat to move.
+_KEY_LOW = 32
+# A deal has at most 28 plays plus draws and passes; the search recurses once per step.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 4000))
+
+
+class NotAnalysable(ValueError):
+    """The position lacks what perfect-information play needs (a hidden hand, the stock order)."""
+
+
+def _code(board: int, gain: int, tile: int) -> int:
+    return (gain << _BOARD_BITS | board) << _TILE_BITS | tile
+
+
+# --- boards -------------------------------------------------------------------------
+
+
+class _LineBoards:
+    """Two open ends, no Fives: the board is the unordered pair of end numbers.
+
+    Which end is called left changes nothing in play or score, so (3, 5) and
+    (5, 3) are one board: id ``lo * 7 + hi``.
+    """
+
+    def __init__(self) -> None:
+        self.fit: list[int] = []
+        for bid in range(49):
+            lo, hi = divmod(bid, 7)
+            self.fit.append(SUIT_MASK[lo] | SUIT_MASK[hi] if lo <= hi else 0)
+        self.codes: dict[int, tuple[int, ...]] = {}
+
+    def of_state(self, st: State) -> int:
+        a, b = st.ends[0], st.ends[1]
+        return a * 7 + b if a <= b else b * 7 + a
+
+    def moves(self, bid: int, t: int) -> tuple[int, ...]:
+        """The moves of tile ``t`` on board ``bid`` as search codes, one per board made."""
+        key = bid << _TILE_BITS | t
+        got = self.codes.get(key)
+        if got is None:
+            lo, hi = divmod(bid, 7)
+            out: list[int] = []
+            for n, keep in ((lo, hi), (hi, lo)):
+                o = OTHER[t][n]
+                if o >= 0:
+                    code = _code(o * 7 + keep if o <= keep else keep * 7 + o, 0, t)
+                    if code not in out:
+                        out.append(code)
+            got = self.codes[key] = tuple(out)
+        return got
+
+
+class _FivesBoards:
+    """Sahrat Fives: up to four ends, doubles at ends and the spinner; interned on demand.
+
+    Moves are made by the engine's own ``place`` and counted by its
+    ``fives_count`` on a scratch state, so in-deal scores equal the engine's.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self._scratch = State(rules)
+        self._ids: dict[tuple[object, ...], int] = {}
+        self._boards: list[tuple[tuple[int, ...], tuple[bool, ...], int, int]] = []
+        self.fit: list[int] = []
+        self.codes: dict[int, tuple[int, ...]] = {}
+
+    def _intern(self, ends: Sequence[int], doubles: Sequence[bool], spinner: int,
+                arms: int) -> int:
+        key = (tuple(ends), tuple(doubles), spinner, arms)
+        bid = self._ids.get(key)
+        if bid is None:
+            bid = len(self._boards)
+            if bid >= _MAX_BOARDS:
+                raise OverflowError("too many Fives boards for one deal")
+            self._ids[key] = bid
+            self._boards.append((tuple(ends), tuple(doubles), spinner, arms))
+            fit = 0
+            for n in ends:
+                if n != CLOSED:
+                    fit |= SUIT_MASK[n]
+            self.fit.append(fit)
+        return bid
+
+    def of_state(self, st: State) -> int:
+        return self._intern(st.ends, st.doubles, st.spinner, st.arms)
+
+    def moves(self, bid: int, t: int) -> tuple[int, ...]:
+        key = bid << _TILE_BITS | t
+        got = self.codes.get(key)
+        if got is None:
+            ends, doubles, spinner, arms = self._boards[bid]
+            tile = ALL_TILES[t]
+            out: list[int] = []
+            sc = self._scratch
+            for end, n in enumerate(ends):
+                if n == CLOSED or not tile.has(n):
+                    continue
+                sc.ends[:] = ends
+                sc.doubles[:] = doubles
+                sc.spinner = spinner
+                sc.arms = arms
+                place(sc, tile, end)
+                count = fives_count(sc)
+                nb = self._intern(sc.ends, sc.doubles, sc.spinner, sc.arms)
+                code = _code(nb, count if count > 0 and count % 5 == 0 else 0, t)
+                if code not in out:
+                    out.append(code)
+            got = self.codes[key] = tuple(out)
+        return got
+
+
+class _View(BlockView):
+    """The engine's block view with each hand's pips counted once (the hooks ask often)."""
+
+    __slots__ = ("counted",)
+    counted: tuple[int, ...]
+
+    def pips(self, seat: int) -> int:
+        return self.counted[seat]
+
+
+_HALF_TILES: dict[int, tuple[Tile, ...]] = {}
+
+
+def _tiles(mask: int) -> tuple[Tile, ...]:
+    """``tiles_of`` as a tuple, from cached 14-bit halves."""
+    low = _HALF_TILES.get(mask & 0x3FFF)
+    if low is None:
+        low = _HALF_TILES[mask & 0x3FFF] = tuple(tiles_of(mask & 0x3FFF))
+    high = _HALF_TILES.get(mask & ~0x3FFF)
+    if high is None:
+        high = _HALF_TILES[mask & ~0x3FFF] = tuple(tiles_of(mask & ~0x3FFF))
+    return low + high
+
+
+# --- the solver ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal move at a position and the outcome of best play after it."""
+
+    move: Move
+    outcome: Outcome
+
+
+def worth(rules: Rules, outcome: Outcome, side: int) -> int:
+    """What a side plays for: its points minus the other's (two sides), or its points (max-n)."""
+    if rules.sides == 2:
+        return outcome[side] - outcome[1 - side]
+    return outcome[side]
+
+
+def maxn_key(vec: Outcome, side: int) -> tuple[int, ...]:
+    """Max-n preference of ``side`` (higher is better), the tie rule in the module doc."""
+    others = [v for s, v in enumerate(vec) if s != side]
+    return (vec[side], -max(others), -sum(others)) + tuple(-v for v in vec)
+
+
+class DealSolver:
+    """Best-play values of the positions of one deal (one shared transposition table).
+
+    ``start`` is the state of the deal just after it was dealt (any later state of
+    the deal does too), with every hand known and, on tables that draw, the
+    stock's order.
+    """
+
+    def __init__(self, start: State) -> None:
+        rules = start.rules
+        if any(start.hidden):
+            raise NotAnalysable("a hand of this deal stays hidden")
+        self.rules = rules
+        self.deal = start.deal
+        self.draws = rules.draws and rules.stock_size > 0
+        if self.draws and (start.stock is None or len(start.stock) != rules.stock_size):
+            raise NotAnalysable("the order of the stock is not known")
+        self.stock: tuple[Tile, ...] = tuple(start.stock or ()) if self.draws else ()
+        self.boards: _LineBoards | _FivesBoards = (
+            _FivesBoards(rules) if rules.fives else _LineBoards())
+        # Without draws a tile never changes hands, so a position is keyed by the tiles
+        # still held; the hands at the start tell whose they are.
+        self._owners = tuple(start.hands)
+        self._leader = start.leader if start.leader is not None else (start.to_move or 0)
+        self.tt: dict[int, tuple[int, int, int]] = {}
+        self.memo: dict[int, Outcome] = {}
+        self._blocks: dict[int, Outcome] = {}
+        self._guess0 = 0
+        self._hands = [0] * rules.seats
+        self._pips = [0] * rules.seats
+        self._spips = [0] * rules.sides
+        self._build()
+
+    # --- public -------------------------------------------------------------------
+
+    def outcome(self, st: State) -> Outcome:
+        """Points per side at the end of the deal under best play from ``st``.
+
+        In-deal scores already made are included; a finished deal gives its result.
+        """
+        if st.phase != "playing":
+            return self._final(st)
+        if st.table == 0:
+            return self.best_of(st, self.options(st))
+        if self.rules.sides == 2:
+            m0 = self.margin(st)
+            if self.rules.fives:
+                return self._line_outcome(st, m0)
+            return _add(tuple(st.in_deal), _split(m0))
+        self._load(st)
+        kb, u, bd, pos = self._keys(st)
+        assert st.to_move is not None
+        return _add(tuple(st.in_deal), self._mx(kb, u, bd, st.to_move, pos))
+
+    def options(self, st: State) -> list[Option]:
+        """Every legal move at ``st`` with the outcome of best play after it."""
+        return [Option(move, self.outcome(self.play(st, move))) for move in legal_moves(st)]
+
+    def best_of(self, st: State, options: Sequence[Option]) -> Outcome:
+        """The outcome the seat to move picks among ``options`` (the rules of the module doc)."""
+        seat = st.to_move
+        assert seat is not None and options
+        side = self.rules.side_of(seat)
+        if self.rules.sides == 2:
+            best = options[0].outcome
+            for o in options[1:]:
+                if worth(self.rules, o.outcome, side) > worth(self.rules, best, side):
+                    best = o.outcome
+            return best
+        start = tuple(st.in_deal)
+        # Max-n compares futures: the points already scored are the same for every option.
+        return max((o.outcome for o in options),
+                   key=lambda vec: maxn_key(_sub(vec, start), side))
+
+    def margin(self, st: State) -> int:
+        """Two sides: side 0's points minus side 1's from ``st`` on, under best play."""
+        if st.phase != "playing" or st.table == 0:
+            out = self.outcome(st)
+            return out[0] - out[1] - (st.in_deal[0] - st.in_deal[1])
+        p = self._load(st)
+        kb, u, bd, pos = self._keys(st)
+        flip = self._side[p] != 0
+        g = -self._guess0 if flip else self._guess0
+        fast = self._fast
+        ends = _ends8(st.ends[0], st.ends[1])
+        if fast:
+            # A bound kept from an earlier search is a better first guess than the last value.
+            entry = self.tt.get(u | ends << 28 | p << 34)
+            if entry is not None:
+                g = entry[0] if entry[0] > -_INF else entry[1]
+        # Null-window tests "value >= b" until the bounds meet (MTD(f)); while only one
+        # bound is known the step doubles, then the interval is halved.
+        lo, hi = -_INF, _INF
+        b = g
+        step = 1
+        while lo < hi:
+            if fast:
+                r = self._ab_line(u, ends, p, b - 1, b)
+            else:
+                r = self._ab(kb, u, bd, p, pos, b - 1, b)
+            if r >= b:
+                lo = r
+            else:
+                hi = r
+            if lo == -_INF:
+                b = hi - step + 1
+                step *= 2
+            elif hi == _INF:
+                b = lo + step
+                step *= 2
+            else:
+                b = (lo + hi + 1) // 2
+        g = lo
+        m0 = -g if flip else g
+        self._guess0 = m0
+        return m0
+
+    def play(self, st: State, move: Move) -> State:
+        """The engine state after ``move`` (a draw takes the stock's next tile)."""
+        seat = st.to_move
+        assert seat is not None
+        stock_tile = None
+        if move.kind == "draw":
+            assert st.stock is not None
+            stock_tile = st.stock[st.stock_pos]
+        child = st.copy()
+        out: list[Event] = []
+        findings: list[Finding] = []
+        try:
+            advance(child, move.event(seat, stock_tile), None, out, findings)
+        except Unreadable as exc:  # pragma: no cover - legal moves always fold
+            raise AssertionError(f"engine refused a legal move {move}: {exc.finding}") from None
+        return child
+
+    # --- positions ------------------------------------------------------------------
+
+    def _final(self, st: State) -> Outcome:
+        vec = list(st.in_deal)
+        res = st.last_result
+        if res is not None and res.winner is not None:
+            vec[self.rules.side_of(res.winner)] += res.points
+        return tuple(vec)
+
+    def _line_outcome(self, st: State, m0: int) -> Outcome:
+        """Two sides with Fives: follow the first best move at every turn to the end."""
+        target = m0 + st.in_deal[0] - st.in_deal[1]
+        while st.phase == "playing":
+            moves = legal_moves(st)
+            if len(moves) == 1:
+                st = self.play(st, moves[0])
+                continue
+            for move in moves:
+                child = self.play(st, move)
+                if child.in_deal[0] - child.in_deal[1] + self.margin(child) == target:
+                    st = child
+                    break
+            else:  # pragma: no cover - the best move is always among the legal ones
+                raise AssertionError("no move reaches the best-play value")
+        return self._final(st)
+
+    def _load(self, st: State) -> int:
+        """Copy a state's hands into the search; the seat to move."""
+        if any(st.hidden):
+            raise NotAnalysable("a hand stays hidden at this position")
+        if st.deal != self.deal or st.to_move is None:
+            raise ValueError("this position is not one of this deal's")
+        if not self.draws and any(h & ~self._owners[s] for s, h in enumerate(st.hands)):
+            raise ValueError("this position is not one of this deal's")
+        spips = self._spips
+        spips[:] = [0] * len(spips)
+        for s, h in enumerate(st.hands):
+            self._hands[s] = h
+            self._pips[s] = sum(PIPS[t.index] for t in tiles_of(h))
+            spips[self._side[s]] += self._pips[s]
+        return st.to_move
+
+    def _keys(self, st: State) -> tuple[int, int, int, int]:
+        kb = 0
+        u = 0
+        for s, h in enumerate(st.hands):
+            kb |= h << self._shift[s]
+            u |= h
+        bd = self.boards.of_state(st)
+        return kb, u, bd, st.stock_pos if self.draws else 0
+
+    # --- the search -----------------------------------------------------------------
+
+    def _build(self) -> None:
+        """Bind the two searches as closures over the deal's constant tables (speed)."""
+        rules = self.rules
+        seats = rules.seats
+        sides = rules.sides
+        side = tuple(rules.side_of(s) for s in range(seats))
+        self._side = side
+        nxt = tuple((s + 1) % seats for s in range(seats))
+        if sides == 2:
+            # The margin search flips sign at every change of turn.
+            assert all(side[nxt[s]] != side[s] for s in range(seats))
+        losers = tuple(rules.losers_of(s) for s in range(seats))
+        # Key of the hands: all hands packed when tiles move between them (draws), else
+        # the union of the hands (each tile's holder is fixed for the deal).
+        self._shift = tuple(28 * s for s in range(seats)) if self.draws else (0,) * seats
+        shift = self._shift
+        stock = tuple(t.index for t in self.stock)
+        nstock = len(stock)
+        fives = rules.fives
+        hands = self._hands
+        pips = self._pips
+        spips = self._spips
+        tt = self.tt
+        memo = self.memo
+        boards = self.boards
+        fitof = boards.fit
+        moves_of = boards.moves
+        codes = boards.codes
+        blocks = self._blocks
+        leader = self._leader
+        # The most a side can still win: the pips it would score. Without Fives nothing
+        # else scores, and pips only fall, so this bounds the margin both ways.
+        use_bounds = not fives
+        counts_partner = rules.count_partner and seats > sides
+        own_seats = tuple(tuple(w for w in range(seats) if side[w] == side[s])
+                          for s in range(seats))
+        opp_seats = tuple(tuple(w for w in range(seats) if side[w] != side[s])
+                          for s in range(seats))
+
+        def out_points(p: int) -> int:
+            pts = 0
+            for s in losers[p]:
+                pts += pips[s]
+            return round_to_five(pts) if fives else pts
+
+        def block_vec(kb: int) -> Outcome:
+            got = blocks.get(kb)
+            if got is None:
+                view = _View(tuple(_tiles(h) for h in hands), leader, rules)
+                object.__setattr__(view, "counted", tuple(pips))
+                w = rules.block_winner(view)
+                vec = [0] * sides
+                if w is not None:
+                    pts = sum(pips[s] for s in losers[w])
+                    vec[side[w]] = round_to_five(pts) if fives else pts
+                got = blocks[kb] = tuple(vec)
+            return got
+
+        def ab(kb: int, u: int, bd: int, p: int, pos: int, alpha: int, beta: int) -> int:
+            """Future margin for the side of seat ``p`` (to move); fail-soft alpha-beta."""
+            fm = fitof[bd]
+            h = hands[p]
+            fit = h & fm
+            mine = side[p]
+            if not fit:
+                if pos < nstock:  # a forced draw: the stock's next tile
+                    t = stock[pos]
+                    lb = 1 << t
+                    hands[p] = h | lb
+                    pips[p] += PIPS[t]
+                    spips[mine] += PIPS[t]
+                    nu = u | lb
+                    if pos + 1 == nstock and not nu & fm:
+                        vec = block_vec(kb | lb << shift[p])
+                        v = vec[mine] - vec[1 - mine]
+                    else:
+                        v = ab(kb | lb << shift[p], nu, bd, p, pos + 1, alpha, beta)
+                    hands[p] = h
+                    pips[p] -= PIPS[t]
+                    spips[mine] -= PIPS[t]
+                    return v
+                return -ab(kb, u, bd, nxt[p], pos, -beta, -alpha)  # a forced pass
+            if use_bounds:
+                if counts_partner:
+                    total = spips[0] + spips[1]
+                    up = total - min(pips[w] for w in own_seats[p])
+                    down = total - min(pips[w] for w in opp_seats[p])
+                else:
+                    up = spips[1 - mine]
+                    down = spips[mine]
+                if up <= alpha:
+                    return up
+                if -down >= beta:
+                    return -down
+                if up < beta:
+                    beta = up
+                if -down > alpha:
+                    alpha = -down
+            key = kb << _KEY_LOW | bd << 8 | pos << 2 | p
+            e = tt.get(key)
+            first = -1
+            if e is not None:
+                lo, hi, first = e
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            else:
+                lo, hi = -_INF, _INF
+            a0, b0 = alpha, beta
+            mv: list[int] = []
+            x = fit
+            bk = bd << _TILE_BITS
+            while x:
+                lb = x & -x
+                x ^= lb
+                t = lb.bit_length() - 1
+                got = codes.get(bk | t) or moves_of(bd, t)
+                if first in got:
+                    mv.insert(0, first)
+                    mv.extend(c for c in got if c != first)
+                else:
+                    mv.extend(got)
+            v = -_INF
+            best = -1
+            pt = pips[p]
+            q = nxt[p]
+            sp = shift[p]
+            for code in mv:
+                t = code & 31
+                nb = (code >> _TILE_BITS) & _BOARD_MASK
+                gain = code >> (_TILE_BITS + _BOARD_BITS)
+                lb = 1 << t
+                nh = h ^ lb
+                hands[p] = nh
+                pips[p] = pt - PIPS[t]
+                spips[mine] -= PIPS[t]
+                nkb = kb ^ lb << sp
+                nu = u ^ lb
+                if not nh:
+                    c = gain + out_points(p)
+                elif pos >= nstock and not nu & fitof[nb]:
+                    vec = block_vec(nkb)
+                    c = gain + vec[mine] - vec[1 - mine]
+                else:
+                    c = gain - ab(nkb, nu, nb, q, pos, gain - beta, gain - alpha)
+                hands[p] = h
+                pips[p] = pt
+                spips[mine] += PIPS[t]
+                if c > v:
+                    v = c
+                    best = code
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            if len(mv) > 1:  # a forced move is its child's value: nothing to keep
+                if v <= a0:
+                    tt[key] = (lo, v, best)
+                elif v >= b0:
+                    tt[key] = (v, hi, best)
+                else:
+                    tt[key] = (v, v, best)
+            return v
+
+        def mx(kb: int, u: int, bd: int, p: int, pos: int) -> Outcome:
+            """Future points per side under max-n play (exact, memoised)."""
+            fm = fitof[bd]
+            h = hands[p]
+            fit = h & fm
+            if not fit:
+                if pos < nstock:
+                    t = stock[pos]
+                    lb = 1 << t
+                    hands[p] = h | lb
+                    pips[p] += PIPS[t]
+                    nu = u | lb
+                    if pos + 1 == nstock and not nu & fm:
+                        vec = block_vec(kb | lb << shift[p])
+                    else:
+                        vec = mx(kb | lb << shift[p], nu, bd, p, pos + 1)
+                    hands[p] = h
+                    pips[p] -= PIPS[t]
+                    return vec
+                return mx(kb, u, bd, nxt[p], pos)
+            key = kb << _KEY_LOW | bd << 8 | pos << 2 | p
+            got = memo.get(key)
+            if got is not None:
+                return got
+            best: Outcome | None = None
+            best_key: tuple[int, ...] = ()
+            pt = pips[p]
+            q = nxt[p]
+            sp = shift[p]
+            mine = side[p]
+            x = fit
+            while x:
+                lb = x & -x
+                x ^= lb
+                t = lb.bit_length() - 1
+                nh = h ^ lb
+                for code in codes.get(bd << _TILE_BITS | t) or moves_of(bd, t):
+                    nb = (code >> _TILE_BITS) & _BOARD_MASK
+                    gain = code >> (_TILE_BITS + _BOARD_BITS)
+                    hands[p] = nh
+                    pips[p] = pt - PIPS[t]
+                    nkb = kb ^ lb << sp
+                    nu = u ^ lb
+                    if not nh:
+                        pts = out_points(p)
+                        vec = tuple(pts if s == mine else 0 for s in range(sides))
+                    elif pos >= nstock and not nu & fitof[nb]:
+                        vec = block_vec(nkb)
+                    else:
+                        vec = mx(nkb, nu, nb, q, pos)
+                    hands[p] = h
+                    pips[p] = pt
+                    if gain:
+                        vec = tuple(v + gain if s == mine else v for s, v in enumerate(vec))
+                    k = maxn_key(vec, mine)
+                    if best is None or k > best_key:
+                        best, best_key = vec, k
+            assert best is not None
+            memo[key] = best
+            return best
+
+        self._ab: Callable[[int, int, int, int, int, int, int], int] = ab
+        self._fast = sides == 2 and not fives and not self.draws
+        if self._fast:
+            self._ab_line = _line_search(rules, hands, pips, spips, tt, block_vec)
+        self._mx: Callable[[int, int, int, int, int], Outcome] = mx
+
+
+# --- the fast path: two sides, two ends, no stock, no Fives -----------------------------
+
+# Ends as ``low << 3 | high``: which end is left changes nothing. A position's key is
+# ``held tiles | ends << 28 | seat << 34``.
+_FIT8 = tuple(SUIT_MASK[e >> 3] | SUIT_MASK[e & 7] if e >> 3 < 7 and e & 7 < 7 else 0
+              for e in range(64))
+
+
+def _ends8(a: int, b: int) -> int:
+    return a << 3 | b if a <= b else b << 3 | a
+
+
+def _line_children(e: int, t: int) -> tuple[int, ...]:
+    a, b = e >> 3, e & 7
+    out = []
+    if a < 7 and OTHER[t][a] >= 0:
+        out.append(_ends8(OTHER[t][a], b))
+    if b < 7 and a != b and OTHER[t][b] >= 0:
+        out.append(_ends8(a, OTHER[t][b]))
+    return tuple(out)
+
+
+# _MOVES8[e << 5 | t]: tile t laid on ends e, once per distinct result, as codes
+# ``new ends << 5 | t``.
+_MOVES8 = tuple(tuple(ne << 5 | (i & 31) for ne in _line_children(i >> 5, i & 31))
+                if i & 31 < 28 else () for i in range(64 * 32))
+
+
+# Move order: heaviest tile first (shed pips), the first-tried move of a cut-off
+# usually being the best one; a kept best move goes before them all.
+_HEAVY_FIRST = [-PIPS[i & 31] * 64 - (i >> 5) if i & 31 < 28 else 0 for i in range(64 * 32)]
+
+
+def _line_search(rules: Rules, hands: list[int], pips: list[int], spips: list[int],
+                 tt: dict[int, tuple[int, int, int]],
+                 block_vec: Callable[[int], Outcome]) -> Callable[[int, int, int, int, int], int]:
+    """The margin search specialised for pass tables (the hot path of every 4-seat deal).
+
+    Same values as the general search; tiles never change hands, so the tiles still
+    held (``u``) key a position, and every turn passes to the other side.
+    """
+    seats = rules.seats
+    side = tuple(rules.side_of(s) for s in range(seats))
+    nxt = tuple((s + 1) % seats for s in range(seats))
+    seat_key = tuple(s << 34 for s in range(seats))
+    # The seats after p in turn, each with whether it plays for p's side: a seat that
+    # cannot play passes, and the first that can is searched directly.
+    chain = tuple(tuple(((p + k) % seats, side[(p + k) % seats] == side[p])
+                        for k in range(1, seats + 1)) for p in range(seats))
+    counts_partner = rules.count_partner and seats > 2
+    own = tuple(tuple(w for w in range(seats) if side[w] == side[s]) for s in range(seats))
+    opp = tuple(tuple(w for w in range(seats) if side[w] != side[s]) for s in range(seats))
+    losers = tuple(rules.losers_of(s) for s in range(seats))
+    fit8, moves8, pipt = _FIT8, _MOVES8, PIPS
+    heavy_first = _HEAVY_FIRST.__getitem__
+    tt_get = tt.get
+    inf = _INF
+
+    def ab(u: int, e: int, p: int, alpha: int, beta: int) -> int:
+        fm = fit8[e]
+        h = hands[p]
+        fit = h & fm
+        if not fit:
+            return -ab(u, e, nxt[p], -beta, -alpha)
+        mine = side[p]
+        if counts_partner:
+            total = spips[0] + spips[1]
+            up = total - min(pips[w] for w in own[p])
+            down = total - min(pips[w] for w in opp[p])
+        else:
+            up = spips[1 - mine]
+            if not h & (h - 1):
+                return up  # the last tile fits: going out now scores the most there is
+            down = spips[mine]
+        if up <= alpha:
+            return up
+        if -down >= beta:
+            return -down
+        if up < beta:
+            beta = up
+        if -down > alpha:
+            alpha = -down
+        mv: list[int] = []
+        x = fit
+        eb = e << 5
+        while x:
+            lb = x & -x
+            x ^= lb
+            mv += moves8[eb | (lb.bit_length() - 1)]
+        # A forced move is its child's value: no table entry is kept for it.
+        many = len(mv) > 1
+        if many:
+            mv.sort(key=heavy_first)
+            key = u | e << 28 | seat_key[p]
+            entry = tt_get(key)
+            if entry is not None:
+                lo, hi, first = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+                if mv[0] != first:
+                    mv.remove(first)
+                    mv.insert(0, first)
+            else:
+                lo, hi = -inf, inf
+            a0, b0 = alpha, beta
+        v = -inf
+        best = -1
+        pt = pips[p]
+        after = chain[p]
+        for code in mv:
+            t = code & 31
+            ne = code >> 5
+            lb = 1 << t
+            nh = h ^ lb
+            nu = u ^ lb
+            w = pipt[t]
+            hands[p] = nh
+            pips[p] = pt - w
+            spips[mine] -= w
+            if not nh:
+                c = 0
+                for s in losers[p]:
+                    c += pips[s]
+            else:
+                fm = fit8[ne]
+                if not nu & fm:
+                    vec = block_vec(nu)
+                    c = vec[mine] - vec[1 - mine]
+                else:
+                    for q, same in after:
+                        if hands[q] & fm:
+                            c = ab(nu, ne, q, alpha, beta) if same else -ab(
+                                nu, ne, q, -beta, -alpha)
+                            break
+            hands[p] = h
+            pips[p] = pt
+            spips[mine] += w
+            if c > v:
+                v = c
+                best = code
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        if many:
+            if v <= a0:
+                tt[key] = (lo, v, best)
+            elif v >= b0:
+                tt[key] = (v, hi, best)
+            else:
+                tt[key] = (v, v, best)
+        return v
+
+    return ab
+
+
+def _split(m0: int) -> Outcome:
+    """Two sides, no Fives: only the deal's winner scores, so the margin is the outcome."""
+    return (m0, 0) if m0 > 0 else (0, -m0)
+
+
+def _add(a: Outcome, b: Outcome) -> Outcome:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _sub(a: Outcome, b: Outcome) -> Outcome:
+    return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+__all__ = ["DealSolver", "NotAnalysable", "Option", "Outcome", "maxn_key", "worth"]

@@ -1,0 +1,115 @@
+"""``domino-ledger export``: score sheets (CSV, JSON, PDF) or the matches themselves."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from ledger.exports.select import Criteria, Selected, SelectionError, parse_since, select
+from ledger.formats.wire import MatchHeader
+from ledger.formats.writer import (
+    CONTAINERS,
+    WriteError,
+    container_of,
+    write_atomic,
+    write_matches,
+    write_stream,
+)
+
+FORMATS = ("csv", "json", "pdf", "match")
+EXIT_OK, EXIT_SKIPPED, EXIT_FAILED = 0, 1, 2
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "export", help="write score sheets (CSV, JSON, PDF) or matches as domino-match/1",
+        description="Export matches: their score sheets as CSV (one row per deal), JSON or "
+                    "a printable PDF, or the matches themselves as a domino-match/1 file.")
+    p.add_argument("matches", nargs="*", metavar="MATCH",
+                   help="match files (.json, .jsonl, .jsonl.gz) or stored match ids")
+    p.add_argument("--player", help="only matches this player sat in (name, any case)")
+    p.add_argument("--preset", help="only matches of this rules preset")
+    p.add_argument("--since", help="only matches started on or after this date (2026-11-01)")
+    p.add_argument("--db", metavar="URL", default=None,
+                   help="the ledger to take stored matches from (default: $DOMINO_LEDGER_DB, "
+                        "else ledger.db in the user's data folder)")
+    p.add_argument("--format", required=True, choices=FORMATS,
+                   help="csv, json or pdf score sheets, or match (the match file itself)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the file to write ('-' for standard output); for --format match "
+                        f"its name says the container: {', '.join(CONTAINERS)}")
+    p.set_defaults(func=cmd_export)
+
+
+class _Run:
+    def __init__(self) -> None:
+        self.skipped = 0
+
+    def skip(self, message: str) -> None:
+        self.skipped += 1
+        print(f"domino-ledger: {message}", file=sys.stderr)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    run = _Run()
+    try:
+        since = parse_since(args.since) if args.since is not None else None
+        criteria = Criteria(player=args.player, preset=args.preset, since=since)
+        if args.format == "match" and args.output != "-":
+            container_of(args.output)  # a bad file name fails before any work
+        selected = list(select(args.matches, criteria, run.skip, args.db))
+        if not selected:
+            print("domino-ledger: no match selected; nothing written", file=sys.stderr)
+            return EXIT_FAILED
+        if args.format == "match":
+            count = _export_matches(selected, args.output, run)
+        else:
+            count = len(selected)
+            _write(args.output, _sheet_bytes(args.format, selected))
+    except (SelectionError, WriteError) as exc:
+        print(f"domino-ledger: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.output != "-":
+        print(f"wrote {count} match{'es' if count != 1 else ''} to {args.output}",
+              file=sys.stderr)
+    return EXIT_SKIPPED if run.skipped else EXIT_OK
+
+
+def _sheet_bytes(fmt: str, selected: list[Selected]) -> bytes:
+    sheets = [s.sheet() for s in selected]
+    if fmt == "csv":
+        from ledger.exports.csv_export import csv_bytes
+
+        return csv_bytes(sheets)
+    if fmt == "json":
+        from ledger.exports.json_export import json_bytes
+
+        return json_bytes(sheets)
+    from ledger.exports.pdf_export import pdf_bytes  # fpdf loads only when a PDF is asked
+
+    return pdf_bytes(sheets)
+
+
+def _export_matches(selected: list[Selected], output: str, run: _Run) -> int:
+    def writable() -> Iterator[tuple[MatchHeader, list[Any]]]:
+        for s in selected:
+            if not s.readable:
+                bad = next(i for i, ev in enumerate(s.events) if ev is None)
+                run.skip(f"{s.match_id}, event {bad}: skipped: the event could not be read, "
+                         "so the match cannot be written back as it was")
+                continue
+            yield s.header, s.recorded()
+
+    if output == "-":
+        return write_stream(sys.stdout.buffer, writable(), ".jsonl")
+    return write_matches(output, writable())
+
+
+def _write(output: str, data: bytes) -> None:
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    write_atomic(output, lambda out: out.write(data))

@@ -1,0 +1,656 @@
+"""Replay: the table after each step of a match, as data ready to draw.
+
+Step ``n`` is the table after the first ``n`` recorded events (step 0: before
+anything happened; the last step: after the last event), so event ``n - 1`` is
+the one just done. A frame holds the line of tiles laid out for drawing (every
+tile with its place and which way it lies), the open ends, the Fives count,
+the hands as one perspective sees them, the stock, whose turn it is and the
+scores. ``labels`` turns the whole record into one readable line per event.
+
+Pure: no I/O. A frame folds the events of one deal only when it is given the
+state at the start of that deal (``Snapshot``); without one it folds from the
+start of the match, which gives the same frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ledger.engine.board import fitting_ends, fives_count
+from ledger.engine.fold import advance
+from ledger.engine.state import CLOSED, END_NAMES, State
+from ledger.events import (
+    Abandoned,
+    BlockClaimed,
+    BlockDetected,
+    BotSeated,
+    DealEndClaimed,
+    DealScored,
+    Dealt,
+    DrawAgreed,
+    Drew,
+    Event,
+    FivesScored,
+    HandsRevealed,
+    MatchEndClaimed,
+    MatchEnded,
+    Passed,
+    Played,
+    Resigned,
+)
+from ledger.findings import Finding, Unreadable
+from ledger.formats.partial import rebuild_hands
+from ledger.rules.base import Rules
+from ledger.tiles import Tile, tiles_of
+
+# --- the match as the replay reads it ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayMatch:
+    """A recorded match: its table, its players and its events (``None``: unreadable)."""
+
+    rules: Rules
+    seats: tuple[str, ...]
+    events: tuple[Event | None, ...]
+    findings: tuple[Finding, ...] = ()
+    # Per recorded event, what the rules derived from it (as the audit keeps them);
+    # empty when unknown: the labels then leave the derived part out.
+    derived: tuple[tuple[Event, ...], ...] = ()
+
+    @staticmethod
+    def of(rules: Rules, seats: Sequence[str], events: Sequence[Event | None],
+           findings: Sequence[Finding] = (),
+           derived: Sequence[Sequence[Event]] = ()) -> ReplayMatch:
+        # Partial records: show every hand the importer can work out, as the audit does.
+        rebuilt, _ = rebuild_hands(list(events))
+        return ReplayMatch(rules, tuple(seats), tuple(rebuilt), tuple(findings),
+                           tuple(tuple(d) for d in derived))
+
+    @property
+    def last_step(self) -> int:
+        return len(self.events)
+
+    def deal_starts(self) -> list[int]:
+        """The step at which each deal (a redeal included) has just been dealt."""
+        return [i + 1 for i, ev in enumerate(self.events) if isinstance(ev, Dealt)]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The state just before recorded event ``index``.
+
+    The store keeps one per deal, taken just after the deal event; one taken before
+    the deal event does as well.
+    """
+
+    index: int
+    state: State
+
+
+# --- what a frame holds ----------------------------------------------------------------
+
+# The board is laid out in half-tile units: a tile is 2 long and 1 wide. The line
+# starts at (0, 0); the left arm snakes up and to the left, the right arm down and
+# to the right, and a Fives spinner's up and down arms take the other two corners,
+# so that no arm ever runs into another.
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    tile: str
+    x: float          # top left corner, half-tile units
+    y: float
+    vertical: bool    # the long side runs up and down
+    first: int        # the number on the left half (top half when vertical)
+    second: int       # the number on the right half (bottom half when vertical)
+    arm: str          # "open" for the opening tile, else the end it was laid on
+    step: int         # the step at which it was laid
+
+    @property
+    def width(self) -> int:
+        return 1 if self.vertical else 2
+
+    @property
+    def height(self) -> int:
+        return 2 if self.vertical else 1
+
+    @property
+    def is_double(self) -> bool:
+        return self.first == self.second
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    tiles: tuple[PlacedTile, ...]
+    box: Box                             # the same for every step of one deal
+    ends: tuple[tuple[str, int], ...]    # open ends: ("left", 3), ...
+    spinner: int | None                  # the Fives spinner's number, once laid
+    fives: int | None                    # the Fives count of the open ends (Fives only)
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    seat: int
+    name: str
+    side: int
+    tiles: tuple[str, ...]     # tiles face up (the seat's own, or all when all are open)
+    hidden: int                # tiles face down
+    seen: tuple[str, ...]      # of the face-down ones, those this seat saw shown
+    pips: int | None           # pips of the face-up tiles when nothing is face down
+    bot: bool
+    to_move: bool
+    leader: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    step: int
+    last_step: int
+    event: int | None          # index of the event just done (None at step 0)
+    deal: int                  # 1-based number of the deal on the table (0: none yet)
+    phase: str                 # waiting, playing, over, ended
+    board: Board
+    hands: tuple[HandView, ...]
+    perspective: int | None    # the seat whose view this is; None: all hands open
+    stock: int | None          # tiles left to draw (None: this table has no stock)
+    stock_tiles: tuple[str, ...] | None   # shown only with all hands open, when recorded
+    turn: int | None
+    scores: tuple[int, ...]
+    in_deal: tuple[int, ...]   # Fives points scored during this deal, per side
+    teams: bool
+    deal_steps: tuple[int, ...]           # the first step of every deal
+    readable: bool             # False: the record cannot be read up to this step
+    stopped_at: int | None     # the event where the fold stopped, if it did
+    findings: tuple[Finding, ...]         # findings of the event just done
+    result: str | None         # how the deal (or the match) ended, once it has
+
+    @property
+    def prev_deal_step(self) -> int | None:
+        before = [s for s in self.deal_steps if s < self.step]
+        return before[-1] if before else None
+
+    @property
+    def next_deal_step(self) -> int | None:
+        return next((s for s in self.deal_steps if s > self.step), None)
+
+
+class StepOutOfRange(ValueError):
+    def __init__(self, step: int, last: int) -> None:
+        super().__init__(f"step {step} does not exist: this match has steps 0 to {last}")
+        self.step = step
+        self.last = last
+
+
+class SeatOutOfRange(ValueError):
+    def __init__(self, seat: int, seats: int) -> None:
+        super().__init__(f"seat {seat} does not exist: this match has seats 0 to {seats - 1}")
+        self.seat = seat
+        self.seats = seats
+
+
+# --- laying the line out ---------------------------------------------------------------
+
+_DIR = {"right": (1, 0), "left": (-1, 0), "up": (0, -1), "down": (0, 1)}
+ROW = 10.0       # how far from the centre a row may reach before it turns
+INNER = 1.5      # rows coming back stop this far from the centre line (clear of up/down)
+COLUMN = 5.0     # how far the spinner's up and down arms go before they turn
+CONNECT = 2.0    # the length of the short leg between two rows
+MIN_BOX = Box(-9.0, -4.0, 18.0, 8.0)
+PAD = 0.5
+
+# Each arm follows a path of legs: ("row"/"col", direction, bound) runs until a
+# tile would pass ``bound`` on its axis; ("link", direction, 0) runs CONNECT long.
+Leg = tuple[str, str, float]
+
+
+def _zigzag(out: str, turn: str, back_bound: float, out_bound: float) -> list[Leg]:
+    back = {"right": "left", "left": "right", "up": "down", "down": "up"}[out]
+    return [("row", out, out_bound), ("link", turn, 0.0), ("row", back, back_bound),
+            ("link", turn, 0.0)]
+
+
+_PATHS: dict[str, list[Leg]] = {
+    "right": _zigzag("right", "down", INNER, ROW),
+    "left": _zigzag("left", "up", -INNER, -ROW),
+    "up": [("col", "up", -COLUMN), *_zigzag("right", "up", INNER, ROW)],
+    "down": [("col", "down", COLUMN), *_zigzag("left", "down", -INNER, -ROW)],
+}
+
+
+class _Arm:
+    """One arm of the line: where the next tile goes and which way the line runs."""
+
+    def __init__(self, name: str, x: float, y: float, half_width: float) -> None:
+        self.name = name
+        self.x, self.y = x, y
+        self.leg = 0
+        self.run = 0.0                 # length laid on the current leg
+        self.half_width = half_width   # of the last tile, across the line
+
+    def _legs(self, k: int) -> Leg:
+        path = _PATHS[self.name]
+        if k < len(path):
+            return path[k]
+        first = 1 if self.name in ("up", "down") else 0
+        cycle = path[first:]
+        return cycle[(k - first) % len(cycle)]
+
+    def _fits(self, leg: Leg, length: float) -> bool:
+        kind, direction, bound = leg
+        if self.run == 0:
+            return True  # every leg takes at least one tile
+        if kind == "link":
+            return self.run < CONNECT
+        dx, dy = _DIR[direction]
+        end = self.x + dx * length if dx else self.y + dy * length
+        return end <= bound if (dx > 0 or dy > 0) else end >= bound
+
+    def lay(self, tile: Tile, match: int, step: int) -> PlacedTile:
+        length = 1.0 if tile.is_double else 2.0
+        leg = self._legs(self.leg)
+        if not self._fits(leg, length):
+            dx, dy = _DIR[leg[1]]
+            self.leg += 1
+            leg = self._legs(self.leg)
+            nx, ny = _DIR[leg[1]]
+            # The corner: step back half a tile-width and out to the edge of the last
+            # tile, so that the new tile's first half touches the last one's open half.
+            self.x += -0.5 * dx + self.half_width * nx
+            self.y += -0.5 * dy + self.half_width * ny
+            self.run = 0.0
+        dx, dy = _DIR[leg[1]]
+        horizontal_line = dx != 0
+        across = 2.0 if tile.is_double else 1.0
+        along = length
+        other = tile.other(match)
+        if horizontal_line:
+            x0 = self.x if dx > 0 else self.x - along
+            y0 = self.y - across / 2
+            vertical = tile.is_double
+            first, second = (match, other) if dx > 0 else (other, match)
+        else:
+            x0 = self.x - across / 2
+            y0 = self.y if dy > 0 else self.y - along
+            vertical = not tile.is_double
+            first, second = (match, other) if dy > 0 else (other, match)
+        self.x += dx * along
+        self.y += dy * along
+        self.run += along
+        self.half_width = across / 2
+        return PlacedTile(str(tile), x0, y0, vertical, first, second, self.name, step)
+
+
+class _Layout:
+    """The line of one deal, laid tile by tile as the plays come."""
+
+    def __init__(self) -> None:
+        self.tiles: list[PlacedTile] = []
+        self.arms: dict[str, _Arm] = {}
+
+    def open(self, tile: Tile, first: int, step: int) -> None:
+        if tile.is_double:
+            placed = PlacedTile(str(tile), -0.5, -1.0, True, first, first, "open", step)
+            half_along, half_side = 0.5, 1.0
+        else:
+            placed = PlacedTile(str(tile), -1.0, -0.5, False, first, tile.other(first),
+                                "open", step)
+            half_along, half_side = 1.0, 0.5
+        self.tiles.append(placed)
+        self.arms = {
+            "left": _Arm("left", -half_along, 0.0, half_side),
+            "right": _Arm("right", half_along, 0.0, half_side),
+            "up": _Arm("up", 0.0, -1.0, 0.5),
+            "down": _Arm("down", 0.0, 1.0, 0.5),
+        }
+
+    def lay(self, tile: Tile, end: str, match: int, step: int) -> None:
+        self.tiles.append(self.arms[end].lay(tile, match, step))
+
+    def box(self) -> Box:
+        """Around every tile, centred on them, and never smaller than ``MIN_BOX``."""
+        if not self.tiles:
+            return MIN_BOX
+        x0 = min(t.x for t in self.tiles) - PAD
+        y0 = min(t.y for t in self.tiles) - PAD
+        x1 = max(t.x + t.width for t in self.tiles) + PAD
+        y1 = max(t.y + t.height for t in self.tiles) + PAD
+        w, h = max(x1 - x0, MIN_BOX.width), max(y1 - y0, MIN_BOX.height)
+        return Box((x0 + x1 - w) / 2, (y0 + y1 - h) / 2, w, h)
+
+
+# --- folding to a step ---------------------------------------------------------------
+
+
+@dataclass
+class _Fold:
+    state: State
+    layout: _Layout = field(default_factory=_Layout)
+    stopped_at: int | None = None
+    findings: list[Finding] = field(default_factory=list)
+    reveal: HandsRevealed | None = None
+
+
+def _apply(fold: _Fold, ev: Event | None, index: int) -> list[Finding]:
+    """Fold one event, laying its tile out; the findings it raised."""
+    found: list[Finding] = []
+    if ev is None or fold.stopped_at is not None:
+        return found
+    st = fold.state
+    placed: tuple[Tile, int, int] | None = None
+    if isinstance(ev, Played) and st.phase == "playing":
+        if st.table == 0:
+            placed = (ev.tile, -1, ev.tile.low if ev.reversed else ev.tile.high)
+        else:
+            fits = fitting_ends(st, ev.tile)
+            if ev.end is not None:
+                end = END_NAMES.index(ev.end)
+            elif fits:
+                end = fits[0]  # what the fold does when the record names no end
+            else:
+                end = -1
+            if end >= 0 and st.ends[end] != CLOSED:
+                placed = (ev.tile, end, st.ends[end])
+    out: list[Event] = []
+    try:
+        advance(st, ev, index, out, found)
+    except Unreadable as stop:
+        found.append(stop.finding)
+        fold.stopped_at = index
+        return found
+    if isinstance(ev, Dealt):
+        fold.layout = _Layout()
+        fold.reveal = None
+    elif isinstance(ev, HandsRevealed):
+        fold.reveal = ev
+    if placed is not None:
+        tile, end, number = placed
+        if end < 0:
+            fold.layout.open(tile, number, index + 1)
+        else:
+            fold.layout.lay(tile, END_NAMES[end], number, index + 1)
+    return found
+
+
+def _deal_bounds(match: ReplayMatch, step: int) -> tuple[int, int]:
+    """Event indexes [start, stop) of the deal on the table at ``step``."""
+    start = 0
+    for i in range(min(step, len(match.events)) - 1, -1, -1):
+        if isinstance(match.events[i], Dealt):
+            start = i
+            break
+    stop = len(match.events)
+    for i in range(max(step, start + 1), len(match.events)):
+        if isinstance(match.events[i], Dealt):
+            stop = i
+            break
+    return start, stop
+
+
+def frame(match: ReplayMatch, step: int, seat: int | None = None,
+          snapshot: Snapshot | None = None) -> Frame:
+    """The table at ``step`` as ``seat`` saw it (``None``: every hand face up).
+
+    ``snapshot`` is the state before some event at or before the deal on the table
+    at ``step``; the fold starts there instead of at the first event.
+    """
+    if not 0 <= step <= match.last_step:
+        raise StepOutOfRange(step, match.last_step)
+    if seat is not None and not 0 <= seat < match.rules.seats:
+        raise SeatOutOfRange(seat, match.rules.seats)
+    start, stop = _deal_bounds(match, step) if step else (0, 0)
+    # A snapshot helps when it lies in this deal's reach: before its deal event, or
+    # just after it (nothing is on the table yet, so the layout starts empty there).
+    if snapshot is not None and snapshot.index <= min(step, start + 1):
+        fold = _Fold(snapshot.state.copy())
+        first = snapshot.index
+    else:
+        fold = _Fold(State(match.rules))
+        first = 0
+    at_step: State | None = fold.state.copy() if step == first else None
+    reveal: HandsRevealed | None = None
+    stopped: int | None = None
+    found: list[Finding] = []
+    for i in range(first, stop):
+        got = _apply(fold, match.events[i], i)
+        if i == step - 1:
+            at_step = fold.state.copy()
+            reveal = fold.reveal
+            stopped = fold.stopped_at
+            found = got
+    if at_step is None:  # the fold stopped before the step (an unreadable record)
+        at_step = fold.state.copy()
+    # Tiles laid after this step stay off the board; the box is the whole deal's.
+    tiles = tuple(t for t in fold.layout.tiles if t.step <= step)
+    board = _board(at_step, tiles, fold.layout.box() if fold.layout.tiles else MIN_BOX)
+    event = step - 1 if step > 0 else None
+    # The audit's findings when the match comes with them (they include the reader's).
+    findings = (tuple(f for f in match.findings if event is not None and f.event == event)
+                if match.findings else tuple(found))
+    st = at_step
+    return Frame(
+        step=step,
+        last_step=match.last_step,
+        event=event,
+        deal=st.deal + 1,
+        phase=st.phase,
+        board=board,
+        hands=_hands(match, st, seat, reveal),
+        perspective=seat,
+        stock=st.stock_left if match.rules.stock_size and match.rules.draws else None,
+        stock_tiles=(tuple(str(t) for t in st.stock[st.stock_pos:])
+                     if seat is None and st.stock is not None and st.phase != "waiting"
+                     else None),
+        turn=st.to_move if st.phase == "playing" else None,
+        scores=tuple(st.scores),
+        in_deal=tuple(st.in_deal),
+        teams=match.rules.teams,
+        deal_steps=tuple(match.deal_starts()),
+        readable=stopped is None or step <= stopped,
+        stopped_at=stopped,
+        findings=findings,
+        result=_result_text(match, st),
+    )
+
+
+def _board(st: State, tiles: tuple[PlacedTile, ...], box: Box) -> Board:
+    on_table = st.table != 0 and st.phase != "waiting"
+    return Board(
+        tiles=tiles if on_table else (),
+        box=box if on_table else MIN_BOX,
+        ends=tuple(st.open_ends()) if on_table else (),
+        spinner=st.spinner if on_table and st.spinner != CLOSED else None,
+        fives=fives_count(st) if on_table and st.rules.fives else None,
+    )
+
+
+def _sorted(tiles: list[Tile]) -> tuple[str, ...]:
+    return tuple(str(t) for t in sorted(tiles, key=lambda t: (t.high, t.low), reverse=True))
+
+
+def _hands(match: ReplayMatch, st: State, seat: int | None,
+           reveal: HandsRevealed | None) -> tuple[HandView, ...]:
+    rules = match.rules
+    views = []
+    for s in range(rules.seats):
+        held = tiles_of(st.hands[s])
+        unseen = st.hidden[s]
+        shown: tuple[str, ...]
+        seen: tuple[str, ...]
+        if seat is None or seat == s:
+            shown, hidden, seen = _sorted(held), unseen, ()
+        else:
+            shown, hidden = (), len(held) + unseen
+            seen_tiles = reveal.hands[s] if reveal is not None and s < len(reveal.hands) else None
+            seen = _sorted(list(seen_tiles)) if seen_tiles else ()
+        views.append(HandView(
+            seat=s,
+            name=match.seats[s] if s < len(match.seats) else f"seat {s}",
+            side=rules.side_of(s),
+            tiles=shown,
+            hidden=hidden,
+            seen=seen,
+            pips=sum(Tile.parse(t).pips for t in shown) if not hidden else None,
+            bot=bool(st.bots >> s & 1),
+            to_move=st.phase == "playing" and st.to_move == s,
+            leader=st.phase != "waiting" and st.leader == s,
+        ))
+    return tuple(views)
+
+
+def _side_name(match: ReplayMatch, side: int) -> str:
+    rules = match.rules
+    names = [match.seats[s] for s in rules.side_seats(side) if s < len(match.seats)]
+    return " & ".join(names) if names else f"side {side}"
+
+
+def _seat_name(match: ReplayMatch, seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return match.seats[seat] if 0 <= seat < len(match.seats) else f"seat {seat}"
+
+
+def _result_text(match: ReplayMatch, st: State) -> str | None:
+    if st.phase == "ended":
+        if st.winner is None:
+            how = {"abandon": "abandoned", "agree_draw": "drawn by agreement"}.get(
+                st.end_reason or "", "over with no winner")
+            return f"Match {how}"
+        side = match.rules.side_of(st.winner)
+        return f"Match won by {_side_name(match, side)}"
+    if st.phase == "over" and st.last_result is not None and not st.pending:
+        r = st.last_result
+        if r.winner is None:
+            return f"Deal {st.deal + 1} blocked: a tie, nobody scores"
+        how = "went out" if r.result == "out" else "won the block"
+        return f"Deal {st.deal + 1}: {_seat_name(match, r.winner)} {how}, +{r.points}"
+    if st.phase == "over":
+        return f"Deal {st.deal + 1} is over ({st.over})"
+    return None
+
+
+# --- the event list ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventLabel:
+    index: int
+    step: int                      # the step that shows the table after this event
+    type: str
+    deal: int                      # 1-based deal number (0: before the first deal)
+    seat: int | None
+    text: str
+    notes: tuple[str, ...]         # what the rules derived from it
+    severity: str | None           # the worst finding at this event
+    findings: tuple[Finding, ...]
+    deal_result: str | None = None  # the deal's result, on the event that ended it
+
+
+def labels(match: ReplayMatch) -> list[EventLabel]:
+    """One line per recorded event, with what the rules derived and what is wrong."""
+    by_event: dict[int, list[Finding]] = {}
+    for f in match.findings:
+        if f.event is not None:
+            by_event.setdefault(f.event, []).append(f)
+    out: list[EventLabel] = []
+    deal = 0
+    prev_dealt = False
+    for i, ev in enumerate(match.events):
+        if isinstance(ev, Dealt):
+            deal = deal if prev_dealt else deal + 1
+        found = tuple(by_event.get(i, ()))
+        severity = ("error" if any(f.severity == "error" for f in found)
+                    else "warning" if found else None)
+        derived = match.derived[i] if i < len(match.derived) else ()
+        text = _event_text(match, ev, prev_dealt) if ev is not None else "(unreadable event)"
+        scored = [d for d in derived if isinstance(d, DealScored)]
+        out.append(EventLabel(
+            index=i, step=i + 1, type=ev.TYPE if ev is not None else "unreadable", deal=deal,
+            seat=getattr(ev, "seat", None), text=text,
+            notes=tuple(n for n in (_derived_text(match, d) for d in derived) if n),
+            severity=severity, findings=found,
+            deal_result=_derived_text(match, scored[-1]) if scored else None))
+        if ev is not None:
+            prev_dealt = isinstance(ev, Dealt)
+    return out
+
+
+def _tiles_text(hand: Sequence[Tile] | None) -> str:
+    return "hidden" if hand is None else (" ".join(str(t) for t in hand) or "no tiles")
+
+
+_END_WORDS = {"left": " on the left", "right": " on the right", "up": " on the spinner's up arm",
+              "down": " on the spinner's down arm"}
+
+
+def _event_text(match: ReplayMatch, ev: Event, redeal: bool) -> str:
+    def name(seat: int) -> str:
+        return _seat_name(match, seat)
+
+    if isinstance(ev, Dealt):
+        stock = f", {len(ev.stock)} in the stock" if ev.stock else ""
+        return ("Reshuffled and dealt again" if redeal else "Tiles dealt") + stock
+    if isinstance(ev, Played):
+        where = _END_WORDS.get(ev.end or "", "")
+        return f"{name(ev.seat)} plays {ev.tile}{where}"
+    if isinstance(ev, Drew):
+        return f"{name(ev.seat)} draws " + (str(ev.tile) if ev.tile else "a tile")
+    if isinstance(ev, Passed):
+        return f"{name(ev.seat)} passes"
+    if isinstance(ev, BlockClaimed):
+        return "Block claimed"
+    if isinstance(ev, HandsRevealed):
+        return "Hands shown: " + "; ".join(
+            f"{name(s)} {_tiles_text(h)}" for s, h in enumerate(ev.hands))
+    if isinstance(ev, DealEndClaimed):
+        who = "no winner" if ev.winner is None else f"{name(ev.winner)} wins"
+        pts = f" {ev.points}" if ev.points is not None else ""
+        return f"Record: deal ends ({ev.result}), {who}{pts}"
+    if isinstance(ev, BotSeated):
+        return f"A bot takes over {name(ev.seat)}'s seat"
+    if isinstance(ev, Resigned):
+        return f"{name(ev.seat)} resigns"
+    if isinstance(ev, Abandoned):
+        return "Match abandoned" + (f": {ev.reason}" if ev.reason else "")
+    if isinstance(ev, DrawAgreed):
+        return "Draw agreed"
+    if isinstance(ev, MatchEndClaimed):
+        who = "no winner" if ev.winner is None else f"{name(ev.winner)} wins"
+        scores = f" at {'–'.join(map(str, ev.scores))}" if ev.scores else ""
+        return f"Record: match ends, {who}{scores}"
+    return ev.TYPE
+
+
+def _derived_text(match: ReplayMatch, ev: Event) -> str:
+    if isinstance(ev, FivesScored):
+        return f"Fives: {_seat_name(match, ev.seat)} +{ev.points}"
+    if isinstance(ev, BlockDetected):
+        return "Blocked: nobody can play"
+    if isinstance(ev, DealScored):
+        scores = "–".join(map(str, ev.scores))
+        if ev.winner is None:
+            return f"Deal {ev.deal + 1} tied, nobody scores ({scores})"
+        how = "goes out" if ev.result == "out" else "wins the block"
+        return f"Deal {ev.deal + 1}: {_seat_name(match, ev.winner)} {how}, +{ev.points} ({scores})"
+    if isinstance(ev, MatchEnded):
+        scores = "–".join(map(str, ev.scores))
+        if ev.winner is None:
+            return f"Match over, no winner ({scores})"
+        side = match.rules.side_of(ev.winner)
+        return f"Match won by {_side_name(match, side)} ({scores})"
+    return ""
+
+
+__all__ = [
+    "Board", "Box", "EventLabel", "Frame", "HandView", "PlacedTile", "ReplayMatch",
+    "SeatOutOfRange", "Snapshot", "StepOutOfRange", "frame", "labels",
+]

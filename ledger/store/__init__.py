@@ -1,0 +1,1 @@
+"""The ledger: an append-only, hash-chained event store with read models rebuilt from it."""

@@ -1,0 +1,172 @@
+"""Where the ledger lives: the database URL, the engine, migrations and sessions.
+
+The URL comes from ``--db``, else ``DOMINO_LEDGER_DB``, else a SQLite file in
+the user's data directory. SQLite runs in WAL mode with foreign keys on, and
+write transactions start with ``BEGIN IMMEDIATE`` so that two writers queue
+for the lock instead of failing when one upgrades a read. An embedded SQLite
+database is brought up to date on open; a server database is migrated only by
+``domino-ledger db upgrade`` (several apps may share it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import Connection, make_url
+from sqlmodel import Session
+
+from ledger.store.errors import SchemaOutOfDate, StoreError
+
+ENV_VAR = "DOMINO_LEDGER_DB"
+APP_NAME = "domino-ledger"
+# The migrations live at the top of the checkout, next to alembic.ini.
+ROOT = Path(__file__).resolve().parents[2]
+MIGRATIONS = ROOT / "alembic"
+
+
+def default_url() -> str:
+    folder = Path(platformdirs.user_data_dir(APP_NAME))
+    return f"sqlite:///{folder / 'ledger.db'}"
+
+
+def resolve_url(url: str | None = None) -> str:
+    return url or os.environ.get(ENV_VAR) or default_url()
+
+
+def _json(value: object) -> str:
+    return orjson.dumps(value).decode()
+
+
+def is_sqlite(bind: Engine | Connection) -> bool:
+    return bind.dialect.name == "sqlite"
+
+
+def make_engine(url: str | None = None) -> Engine:
+    """An engine for the URL (the parent folder of a SQLite file is created)."""
+    url = resolve_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database
+        if database and database != ":memory:" and not database.startswith("file:"):
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, json_serializer=_json, json_deserializer=orjson.loads,
+                               connect_args={"timeout": 60})
+        _sqlite_setup(engine, in_memory=not database or database == ":memory:")
+        return engine
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() != "psycopg":
+        raise StoreError(f"PostgreSQL is reached through psycopg 3: write the URL as "
+                         f"postgresql+psycopg://..., not {parsed.drivername}://...")
+    return create_engine(url, json_serializer=_json, json_deserializer=orjson.loads,
+                         pool_pre_ping=True)
+
+
+def _sqlite_setup(engine: Engine, in_memory: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy, not the sqlite3 module, decide where transactions begin.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        if not in_memory:
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=60000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        mode = "IMMEDIATE" if conn.get_execution_options().get("ledger_write") else "DEFERRED"
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+# --- sessions --------------------------------------------------------------------
+
+
+def read_session(engine: Engine) -> Session:
+    return Session(engine, expire_on_commit=False)
+
+
+def write_session(engine: Engine) -> Session:
+    """A session whose transactions take the write lock first (SQLite's BEGIN IMMEDIATE)."""
+    return Session(engine.execution_options(ledger_write=True), expire_on_commit=False)
+
+
+def write_connection(session: Session) -> Connection:
+    """The session's connection for a write transaction.
+
+    A transaction started here takes SQLite's write lock at BEGIN, whatever
+    session the caller made; one already open is used as it is.
+    """
+    if session.in_transaction():
+        return session.connection()
+    return session.connection(execution_options={"ledger_write": True})
+
+
+@contextmanager
+def writing(engine: Engine) -> Iterator[Session]:
+    with write_session(engine) as session:
+        yield session
+
+
+# --- migrations ------------------------------------------------------------------
+
+
+def alembic_config(engine: Engine | None = None) -> Config:
+    if not (MIGRATIONS / "env.py").is_file():
+        raise StoreError(f"the migrations are not where the ledger expects them ({MIGRATIONS}); "
+                         "run domino-ledger from a checkout installed with pip install -e")
+    cfg = Config(str(ROOT / "alembic.ini") if (ROOT / "alembic.ini").is_file() else None)
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if engine is not None:
+        cfg.attributes["engine"] = engine
+    return cfg
+
+
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    command.upgrade(alembic_config(engine), revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    command.downgrade(alembic_config(engine), revision)
+
+
+def open_db(url: str | None = None, migrate: bool | None = None) -> Engine:
+    """The engine of a ledger that is up to date.
+
+    ``migrate=None`` upgrades an embedded SQLite database and only checks a
+    server database (its schema is changed by ``domino-ledger db upgrade``).
+    """
+    engine = make_engine(url)
+    if migrate is None:
+        migrate = is_sqlite(engine)
+    current = current_revision(engine)
+    head = head_revision()
+    if current != head:
+        if not migrate:
+            engine.dispose()
+            where = engine.url.render_as_string(hide_password=True)
+            raise SchemaOutOfDate(f"the ledger at {where} is at schema revision "
+                                  f"{current or 'none'}, not {head}: run `domino-ledger db "
+                                  f"upgrade --db {where}`")
+        upgrade(engine)
+    return engine

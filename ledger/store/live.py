@@ -1,0 +1,170 @@
+"""Live recording: start a match, then append events one at a time.
+
+Each append is one transaction. The caller says which sequence number the
+event takes (the match's ``next_seq`` as it last saw it); if someone else
+appended first the store answers ``Conflict`` and nothing is written, and the
+caller re-reads and retries. The unique (match, seq) constraint makes this
+hold under any number of writers, on SQLite and PostgreSQL alike.
+
+An event is folded strictly: the first error finding refuses it with the
+rule's sentence (``IllegalEvent``) and nothing is stored. The rules' derived
+events are stored right after it, in the same chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from ledger.engine import step
+from ledger.events import Dealt, Event
+from ledger.findings import Finding, IllegalEvent
+from ledger.formats.wire import FORMAT, ParseError, parse_event, parse_header
+from ledger.rules import RulesError, make_rules
+from ledger.store import snapshots
+from ledger.store.db import write_connection
+from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
+from ledger.store.hashing import genesis
+from ledger.store.importer import insert_rows
+from ledger.store.mapper import Header, chain_rows, payload_of
+from ledger.store.models import EVENTS, MATCHES
+from ledger.store.readmodels import load, replace_model, stored
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    match_id: int
+    seq: int
+    index: int  # the event's position among the match's recorded events
+    next_seq: int
+    event: dict[str, Any]
+    derived: tuple[dict[str, Any], ...]
+    findings: tuple[Finding, ...]  # warnings (errors refuse the event)
+    status: str
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def start_match(session: Session, header: Mapping[str, Any]) -> int:
+    """Open a live match from a domino-match/1 header (no events); its ledger id."""
+    obj = {"format": FORMAT, **dict(header), "events": []}
+    try:
+        parsed = parse_header(obj)
+        make_rules(parsed.rules, len(parsed.seats), parsed.options)
+    except (ParseError, RulesError) as exc:
+        raise BadInput(exc.code, exc.message) from None
+    if header.get("events"):
+        raise BadInput("bad-format", "a live match starts without events: append them one "
+                       "at a time")
+    values = {**Header.of(parsed).columns(), "origin": "live", "content_hash": None,
+              "status": "recording", "ok": True, "errors": 0, "warnings": 0,
+              "findings": [], "created_at": _now()}
+    conn = write_connection(session)
+    match_id = int(conn.execute(insert(MATCHES).returning(MATCHES.c.id), [values])
+                   .scalar_one())
+    session.commit()
+    return match_id
+
+
+def next_seq(session: Session, match_id: int) -> int:
+    conn = session.connection()
+    if conn.execute(select(MATCHES.c.id).where(MATCHES.c.id == match_id)).first() is None:
+        raise MatchNotFound(match_id)
+    last = conn.execute(select(EVENTS.c.seq).where(EVENTS.c.match_id == match_id)
+                        .order_by(EVENTS.c.seq.desc()).limit(1)).scalar()
+    return 0 if last is None else int(last) + 1
+
+
+def append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
+           expected_seq: int | None = None) -> Appended:
+    """Append one recorded event in one transaction (see the module's docstring)."""
+    try:
+        return _append(session, match_id, event, expected_seq)
+    except IntegrityError:
+        session.rollback()
+        seq = next_seq(session, match_id)
+        session.rollback()
+        raise Conflict(f"another event was appended to match {match_id} first; the next "
+                       f"sequence number is now {seq}", seq) from None
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
+            expected_seq: int | None) -> Appended:
+    conn = write_connection(session)
+    # Appends to one match take turns: on PostgreSQL the match row's lock, on SQLite
+    # BEGIN IMMEDIATE. Each then reads what the one before it committed, so a stale
+    # seq is a Conflict here and never a wrong fold; the unique (match, seq)
+    # constraint stays the last word.
+    m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id).with_for_update()
+                     ).one_or_none()
+    if m is None:
+        raise MatchNotFound(match_id)
+    if m.origin != "live":
+        raise MatchClosed(f"match {match_id} was imported from a file; only live matches "
+                          "take new events")
+    last = conn.execute(select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.hash)
+                        .where(EVENTS.c.match_id == match_id)
+                        .order_by(EVENTS.c.seq.desc()).limit(1)).one_or_none()
+    header = Header.of_row(m)
+    seq = 0 if last is None else last.seq + 1
+    index = 0 if last is None else last.recorded_index + 1
+    if expected_seq is not None and expected_seq != seq:
+        raise Conflict(f"match {match_id} is at sequence number {seq}, not {expected_seq}: "
+                       "someone appended first; re-read it and retry", seq)
+    ev = _event(event, len(header.seats), index)
+    state = snapshots.state_at(conn, match_id)
+    assert state is not None
+    result = step(state, ev, index)
+    errors = [f for f in result.findings if f.severity == "error"]
+    if errors:
+        raise IllegalEvent(errors[0])
+    warnings = [f for f in result.findings if f.severity == "warning"]
+    items = [(index, "recorded", ev.TYPE, payload_of(ev))]
+    items += [(index, "derived", d.TYPE, payload_of(d)) for d in result.derived]
+    prev = genesis(header.canonical()) if last is None else last.hash
+    rows = chain_rows(prev, seq, _now(), items)
+    # The events first: of two writers racing for this seq, the loser stops here.
+    insert_rows(conn, match_id, rows)
+    if isinstance(ev, Dealt):
+        snapshots.add(conn, match_id, seq, index, result.state)
+    status = "complete" if result.state.phase == "ended" else "recording"
+    if warnings or status != m.status:
+        conn.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(
+            status=status, warnings=m.warnings + len(warnings),
+            findings=list(m.findings) + [f.to_dict() for f in warnings]))
+    old = stored(conn, match_id, header, m.ok)
+    new = load(conn, match_id)
+    assert new is not None
+    replace_model(conn, old, new)
+    session.commit()
+    return Appended(match_id, seq, index, rows[-1].seq + 1, _wire(rows[0].payload),
+                    tuple(_wire(r.payload) for r in rows[1:]), tuple(warnings), status)
+
+
+def _event(event: Mapping[str, Any] | Event, seats: int, index: int) -> Event:
+    if isinstance(event, Event):
+        if event.DERIVED:
+            raise BadInput("bad-event", f"{event.TYPE} is derived by the rules, not recorded")
+        return event
+    try:
+        return parse_event(dict(event), seats)
+    except ParseError as exc:
+        raise BadInput(exc.code, f"event {index}: {exc.message}") from None
+
+
+def _wire(payload: str) -> dict[str, Any]:
+    value: dict[str, Any] = orjson.loads(payload)
+    return value
+

@@ -1,0 +1,125 @@
+"""Domain values <-> table rows. The engine knows nothing of rows; this is the only crossing.
+
+An event row holds the canonical wire object of its event (``event_to_dict``,
+keys sorted) as text: the exact bytes that were hashed. A recorded event the
+reader could not parse is stored verbatim as kind ``unread`` so that a faulty
+record is kept as it was, never repaired.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import orjson
+
+from ledger.events import Event
+from ledger.formats.wire import (
+    FORMAT,
+    MatchHeader,
+    ParseError,
+    event_from_dict,
+    event_to_dict,
+    parse_event,
+)
+from ledger.store.hashing import canonical, event_hash, header_object, stamp
+
+
+class Row(NamedTuple):
+    """An event row without its match id (the database gives that).
+
+    A named tuple, not a dataclass: an import makes millions of them.
+    """
+
+    seq: int
+    recorded_index: int
+    kind: str
+    type: str
+    payload: str
+    recorded_at: datetime
+    prev_hash: bytes
+    hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """A match's header as the ledger keeps it."""
+
+    preset: str
+    seats: tuple[str, ...]
+    options: dict[str, Any]
+    source: dict[str, Any] | None = None
+    started_at: str | None = None
+
+    @classmethod
+    def of(cls, header: MatchHeader) -> Header:
+        return cls(header.rules, tuple(header.seats), dict(header.options),
+                   None if header.source is None else dict(header.source), header.started_at)
+
+    @classmethod
+    def of_row(cls, row: Any) -> Header:
+        return cls(row.preset, tuple(row.seats), dict(row.options or {}),
+                   None if row.source is None else dict(row.source), row.started_at)
+
+    def canonical(self) -> str:
+        return canonical(header_object(self.preset, self.options, self.seats, self.source,
+                                       self.started_at))
+
+    def columns(self) -> dict[str, Any]:
+        return {"preset": self.preset, "seat_count": len(self.seats), "seats": list(self.seats),
+                "options": self.options, "source": self.source, "started_at": self.started_at}
+
+
+def payload_of(event: Event) -> str:
+    return canonical(event_to_dict(event))
+
+
+def unread_type(raw: object) -> str:
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    return kind[:40] if isinstance(kind, str) else "?"
+
+
+def event_of(kind: str, payload: str, seats: int) -> Event | None:
+    """The domain event of a row; None for an unread one."""
+    if kind == "unread":
+        return None
+    obj = orjson.loads(payload)
+    return event_from_dict(obj, seats)
+
+
+def chain_rows(prev: bytes, start_seq: int, recorded_at: datetime,
+               items: Iterable[tuple[int, str, str, str]]) -> list[Row]:
+    """Rows for ``(recorded_index, kind, type, payload)`` items, chained from ``prev``."""
+    at = stamp(recorded_at)
+    rows: list[Row] = []
+    seq = start_seq
+    for index, kind, type_, payload in items:
+        digest = event_hash(prev, seq, index, kind, type_, at, payload)
+        rows.append(Row(seq, index, kind, type_, payload, recorded_at, prev, digest))
+        prev = digest
+        seq += 1
+    return rows
+
+
+def match_object(header: Header, payloads: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The domino-match/1 object of a stored match from its (kind, payload) recorded rows."""
+    obj: dict[str, Any] = {"format": FORMAT, "table": {"rules": header.preset,
+                                                       "options": header.options},
+                           "seats": list(header.seats)}
+    if header.source is not None:
+        obj["source"] = header.source
+    if header.started_at is not None:
+        obj["started_at"] = header.started_at
+    obj["events"] = [orjson.loads(p) for kind, p in payloads if kind != "derived"]
+    return obj
+
+
+def unread_stops(payload: str, seats: int) -> bool:
+    """Whether the audit stops folding at this unread event (all but an unknown type do)."""
+    try:
+        parse_event(orjson.loads(payload), seats)
+    except ParseError as exc:
+        return exc.code != "unknown-event-type"
+    return False

@@ -1,0 +1,147 @@
+"""The ledger's tables.
+
+``matches`` and ``events`` are the facts: a match's header and its event
+stream (recorded events as the table saw them, derived events as the rules
+computed them), hash-chained and append-only. ``deal_rows``,
+``match_summaries`` and ``player_totals`` are read models: ``rebuild`` can
+drop them and compute them again from the events. ``snapshots`` is a cache of
+the fold's state at the start of each deal.
+
+Times are naive UTC. Hashes are raw SHA-256 digests (32 bytes).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+from sqlmodel import Field, SQLModel
+
+# SQLite only aliases the rowid for a column declared exactly INTEGER.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+ORIGINS = ("import", "live")
+STATUSES = ("recording", "complete", "incomplete")
+KINDS = ("recorded", "derived", "unread")  # unread: kept verbatim, the reader could not parse it
+
+
+class Match(SQLModel, table=True):
+    __tablename__ = "matches"
+
+    id: int | None = Field(default=None, primary_key=True)
+    origin: str = Field(index=True)
+    preset: str = Field(index=True)
+    seat_count: int
+    seats: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    source: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    started_at: str | None = None
+    # SHA-256 of the canonical match (header + recorded events); NULL while recorded live.
+    content_hash: bytes | None = Field(
+        default=None, sa_column=Column(LargeBinary(32), nullable=True, unique=True))
+    status: str = Field(index=True)
+    ok: bool = Field(index=True)
+    errors: int = 0
+    warnings: int = 0
+    findings: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    imported_from: str | None = None
+    created_at: datetime = Field(sa_column=Column(DateTime, nullable=False))
+
+
+class EventRow(SQLModel, table=True):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_events_match_seq"),)
+
+    id: int | None = Field(default=None, sa_column=Column(BigId, primary_key=True))
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), nullable=False))
+    seq: int
+    # The recorded event's position in the match file; a derived row carries the
+    # position of the recorded event it follows from.
+    recorded_index: int
+    kind: str
+    type: str
+    payload: str = Field(sa_column=Column(Text, nullable=False))
+    recorded_at: datetime = Field(sa_column=Column(DateTime, nullable=False))
+    prev_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
+    hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
+
+
+class DealRow(SQLModel, table=True):
+    """One line of the score sheet: a deal as the rules scored it."""
+
+    __tablename__ = "deal_rows"
+
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), primary_key=True))
+    deal: int = Field(primary_key=True)
+    seq: int
+    result: str
+    winner: int | None = None
+    points: int
+    scores: list[int] = Field(sa_column=Column(JSON, nullable=False))
+    fives: list[int] = Field(sa_column=Column(JSON, nullable=False))
+    leader: int | None = None
+    pips: list[int | None] = Field(sa_column=Column(JSON, nullable=False))
+
+
+class MatchSummary(SQLModel, table=True):
+    __tablename__ = "match_summaries"
+
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), primary_key=True))
+    events: int
+    last_seq: int
+    head_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
+    deals: int
+    scores: list[int] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    winner: int | None = None
+    complete: bool
+    end_reason: str | None = None
+
+
+class PlayerTotals(SQLModel, table=True):
+    __tablename__ = "player_totals"
+
+    name: str = Field(primary_key=True)
+    matches: int = 0
+    complete: int = 0
+    wins: int = 0
+    deals: int = 0
+    deal_wins: int = 0
+    points: int = 0
+    faulty: int = 0
+
+
+class Snapshot(SQLModel, table=True):
+    """The fold's state just after a deal event (a cache: safe to drop)."""
+
+    __tablename__ = "snapshots"
+
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), primary_key=True))
+    seq: int = Field(primary_key=True)
+    recorded_index: int
+    version: str
+    state: str = Field(sa_column=Column(Text, nullable=False))
+
+
+def table(name: str) -> Table:
+    return SQLModel.metadata.tables[name]
+
+
+MATCHES = table("matches")
+EVENTS = table("events")
+DEAL_ROWS = table("deal_rows")
+SUMMARIES = table("match_summaries")
+PLAYER_TOTALS = table("player_totals")
+SNAPSHOTS = table("snapshots")
+READ_MODELS = (DEAL_ROWS, SUMMARIES, PLAYER_TOTALS)

@@ -1,0 +1,150 @@
+"""Reading the ledger for people and pages: plain JSON-ready dicts, paged lists.
+
+Hashes are shown as hex and times as ISO 8601 UTC (``...Z``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import exists, func, literal_column, select, text
+from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.sql import ColumnElement
+
+from ledger.store.errors import MatchNotFound
+from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
+
+MAX_PAGE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    items: list[dict[str, Any]]
+    total: int
+    limit: int
+    offset: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"items": self.items, "total": self.total, "limit": self.limit,
+                "offset": self.offset}
+
+
+def iso(when: datetime | None) -> str | None:
+    return None if when is None else when.isoformat(timespec="microseconds") + "Z"
+
+
+def _hex(value: bytes | None) -> str | None:
+    return None if value is None else bytes(value).hex()
+
+
+def _has_player(conn: Connection, name: str) -> ColumnElement[bool]:
+    if conn.dialect.name == "postgresql":
+        return text("CAST(matches.seats AS jsonb) ? :player").bindparams(player=name)  # type: ignore[return-value]
+    each = func.json_each(MATCHES.c.seats).table_valued("value")
+    return exists(select(literal_column("1")).select_from(each).where(each.c.value == name))
+
+
+def _match_item(r: RowMapping) -> dict[str, Any]:
+    seats = list(r["seats"])
+    winner = r["winner"]
+    last_seq = r["last_seq"]
+    return {
+        "id": r["id"], "origin": r["origin"], "preset": r["preset"], "seats": seats,
+        "options": r["options"], "source": r["source"], "started_at": r["started_at"],
+        "status": r["status"], "ok": r["ok"], "errors": r["errors"], "warnings": r["warnings"],
+        "imported_from": r["imported_from"], "created_at": iso(r["created_at"]),
+        "events": r["events"] or 0, "deals": r["deals"] or 0, "scores": r["scores"],
+        "winner": winner, "winner_name": seats[winner] if winner is not None
+        and 0 <= winner < len(seats) else None,
+        "complete": bool(r["complete"]), "end_reason": r["end_reason"],
+        "next_seq": 0 if last_seq is None else last_seq + 1,
+        "head_hash": _hex(r["head_hash"]),
+    }
+
+
+def _match_select() -> Any:
+    return (select(MATCHES.c.id, MATCHES.c.origin, MATCHES.c.preset, MATCHES.c.seats,
+                   MATCHES.c.options, MATCHES.c.source, MATCHES.c.started_at, MATCHES.c.status,
+                   MATCHES.c.ok, MATCHES.c.errors, MATCHES.c.warnings, MATCHES.c.imported_from,
+                   MATCHES.c.created_at, SUMMARIES.c.events, SUMMARIES.c.deals,
+                   SUMMARIES.c.scores, SUMMARIES.c.winner, SUMMARIES.c.complete,
+                   SUMMARIES.c.end_reason, SUMMARIES.c.last_seq, SUMMARIES.c.head_hash)
+            .select_from(MATCHES.outerjoin(SUMMARIES, SUMMARIES.c.match_id == MATCHES.c.id)))
+
+
+def list_matches(conn: Connection, *, preset: str | None = None, player: str | None = None,
+                 status: str | None = None, ok: bool | None = None, origin: str | None = None,
+                 limit: int = 50, offset: int = 0) -> Page:
+    """Matches newest first, filtered, one page of them with the total count."""
+    limit = max(1, min(limit, MAX_PAGE))
+    offset = max(0, offset)
+    conds: list[ColumnElement[bool]] = []
+    if preset is not None:
+        conds.append(MATCHES.c.preset == preset)
+    if status is not None:
+        conds.append(MATCHES.c.status == status)
+    if ok is not None:
+        conds.append(MATCHES.c.ok == ok)
+    if origin is not None:
+        conds.append(MATCHES.c.origin == origin)
+    if player is not None:
+        conds.append(_has_player(conn, player))
+    total = conn.execute(select(func.count()).select_from(MATCHES).where(*conds)).scalar_one()
+    rows = conn.execute(_match_select().where(*conds).order_by(MATCHES.c.id.desc())
+                        .limit(limit).offset(offset)).mappings()
+    return Page([_match_item(r) for r in rows], int(total), limit, offset)
+
+
+def get_match(conn: Connection, match_id: int) -> dict[str, Any]:
+    """One match: header, status, audit findings, summary and score sheet."""
+    r = conn.execute(_match_select().where(MATCHES.c.id == match_id)).mappings().one_or_none()
+    if r is None:
+        raise MatchNotFound(match_id)
+    out = _match_item(r)
+    out["findings"] = conn.execute(select(MATCHES.c.findings)
+                                   .where(MATCHES.c.id == match_id)).scalar_one()
+    out["score_sheet"] = score_sheet(conn, match_id)
+    return out
+
+
+def score_sheet(conn: Connection, match_id: int) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k != "match_id"} for r in conn.execute(
+        select(DEAL_ROWS).where(DEAL_ROWS.c.match_id == match_id)
+        .order_by(DEAL_ROWS.c.deal)).mappings()]
+
+
+def events_of(conn: Connection, match_id: int, after: int = -1,
+              limit: int | None = None) -> list[dict[str, Any]]:
+    """A match's event rows in order (recorded, derived and unread alike)."""
+    if conn.execute(select(MATCHES.c.id).where(MATCHES.c.id == match_id)).first() is None:
+        raise MatchNotFound(match_id)
+    q = (select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
+                EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash)
+         .where(EVENTS.c.match_id == match_id, EVENTS.c.seq > after).order_by(EVENTS.c.seq))
+    if limit is not None:
+        q = q.limit(limit)
+    return [{"seq": r.seq, "event": r.recorded_index, "kind": r.kind, "type": r.type,
+             "payload": orjson.loads(r.payload), "recorded_at": iso(r.recorded_at),
+             "prev_hash": _hex(r.prev_hash), "hash": _hex(r.hash)} for r in conn.execute(q)]
+
+
+def player_totals(conn: Connection, limit: int = 100, offset: int = 0) -> Page:
+    limit = max(1, min(limit, MAX_PAGE))
+    total = conn.execute(select(func.count()).select_from(PLAYER_TOTALS)).scalar_one()
+    rows = conn.execute(select(PLAYER_TOTALS).order_by(PLAYER_TOTALS.c.wins.desc(),
+                                                       PLAYER_TOTALS.c.name)
+                        .limit(limit).offset(max(0, offset))).mappings()
+    return Page([dict(r) for r in rows], int(total), limit, offset)
+
+
+def counts(conn: Connection) -> Mapping[str, int]:
+    """How much the ledger holds (for status lines and the home page)."""
+    matches = conn.execute(select(func.count()).select_from(MATCHES)).scalar_one()
+    events = conn.execute(select(func.count()).select_from(EVENTS)).scalar_one()
+    faulty = conn.execute(select(func.count()).select_from(MATCHES)
+                          .where(MATCHES.c.ok.is_(False))).scalar_one()
+    return {"matches": int(matches), "events": int(events), "faulty": int(faulty)}

@@ -1,0 +1,185 @@
+"""Snapshots: the fold's state just after each deal event, so any point folds fast.
+
+A snapshot is a cache. ``state_at`` takes the last snapshot at or before the
+wanted event and folds the rest; the result must equal folding the whole
+record (the tests check it at every event). The encoding covers every slot of
+``State`` and refuses a type it does not know, and a snapshot written for a
+different shape of ``State`` is ignored, so an engine change cannot turn the
+cache into wrong answers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+
+import orjson
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Connection
+
+from ledger.engine.fold import advance
+from ledger.engine.state import DealResult, State
+from ledger.events import Dealt, Event
+from ledger.findings import Finding, Unreadable
+from ledger.formats.partial import rebuild_hands
+from ledger.rules.base import DealRecap, Rules
+from ledger.store.mapper import Header, event_of, unread_stops
+from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
+from ledger.store.readmodels import rules_of
+from ledger.tiles import Tile
+
+_SLOTS = tuple(s for s in State.__slots__ if s != "rules")
+VERSION = hashlib.sha256(("state/1:" + ",".join(_SLOTS)).encode()).hexdigest()[:16]
+_DATACLASSES: dict[str, type[Any]] = {"DealRecap": DealRecap, "DealResult": DealResult}
+
+
+def _enc(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Tile):
+        return {"~tile": str(value)}
+    if isinstance(value, list):
+        return [_enc(v) for v in value]
+    if isinstance(value, tuple):
+        return {"~tuple": [_enc(v) for v in value]}
+    if is_dataclass(value) and type(value).__name__ in _DATACLASSES:
+        return {"~" + type(value).__name__: {f.name: _enc(getattr(value, f.name))
+                                             for f in fields(value)}}
+    raise TypeError(f"a snapshot cannot hold {type(value).__name__}")
+
+
+def _dec(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_dec(v) for v in value]
+    if isinstance(value, dict):
+        ((tag, inner),) = value.items()
+        if tag == "~tile":
+            return Tile.parse(inner)
+        if tag == "~tuple":
+            return tuple(_dec(v) for v in inner)
+        cls = _DATACLASSES[tag[1:]]
+        return cls(**{k: _dec(v) for k, v in inner.items()})
+    return value
+
+
+def encode(state: State) -> str:
+    return orjson.dumps({name: _enc(getattr(state, name)) for name in _SLOTS}).decode()
+
+
+def decode(data: str, rules: Rules) -> State:
+    obj = orjson.loads(data)
+    state = State(rules)
+    for name in _SLOTS:
+        setattr(state, name, _dec(obj[name]))
+    return state
+
+
+# --- folding -------------------------------------------------------------------------
+
+Rows = Sequence[tuple[int, int, Event | None]]  # recorded rows: (seq, recorded index, event)
+
+
+@dataclass
+class Folded:
+    state: State
+    deal_states: list[tuple[int, int, State]]  # (seq, recorded index, state after the deal)
+    stopped: bool = False
+
+
+def fold_rows(rules: Rules, rows: Rows, seats: int, start: State | None = None,
+              rebuild: bool = False, upto: int | None = None) -> Folded:
+    """Fold recorded rows leniently, exactly as the audit does, up to seq ``upto``.
+
+    ``rebuild`` fills hidden hands the way the audit of an imported record
+    does. A deal's hands depend only on that deal's own events, so ``rows``
+    must run on to the next deal event after ``upto`` (or to the end).
+    """
+    events: list[Event | None] = [ev for _, _, ev in rows]
+    if rebuild:
+        events, _ = rebuild_hands(events)
+    st = start.copy() if start is not None else State(rules)
+    out = Folded(st, [])
+    findings: list[Finding] = []
+    derived: list[Event] = []
+    for (seq, index, _), ev in zip(rows, events, strict=True):
+        if upto is not None and seq > upto:
+            break
+        if ev is None:
+            continue
+        try:
+            advance(st, ev, index, derived, findings)
+        except Unreadable:
+            out.stopped = True
+            break
+        if isinstance(ev, Dealt):
+            out.deal_states.append((seq, index, st.copy()))
+    return out
+
+
+def _recorded(conn: Connection, match_id: int, seats: int, after: int = -1) -> list[
+        tuple[int, int, Event | None]]:
+    """Recorded rows after seq ``after``, up to the first unread row that stops the audit."""
+    rows: list[tuple[int, int, Event | None]] = []
+    for r in conn.execute(
+            select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.payload)
+            .where(EVENTS.c.match_id == match_id, EVENTS.c.kind != "derived",
+                   EVENTS.c.seq > after).order_by(EVENTS.c.seq)):
+        if r.kind == "unread" and unread_stops(r.payload, seats):
+            break  # the audit stops folding at an event it cannot read
+        rows.append((r.seq, r.recorded_index, event_of(r.kind, r.payload, seats)))
+    return rows
+
+
+def _match(conn: Connection, match_id: int) -> tuple[Header, str, Rules | None]:
+    m = conn.execute(select(MATCHES.c.preset, MATCHES.c.seats, MATCHES.c.options,
+                            MATCHES.c.source, MATCHES.c.started_at, MATCHES.c.origin)
+                     .where(MATCHES.c.id == match_id)).one()
+    header = Header.of_row(m)
+    return header, m.origin, rules_of(header)
+
+
+def state_at(conn: Connection, match_id: int, seq: int | None = None,
+             use_snapshots: bool = True) -> State | None:
+    """The state after the recorded event at ``seq`` (None: after the last one).
+
+    None when the match's table has no rules (an unknown preset).
+    """
+    header, origin, rules = _match(conn, match_id)
+    if rules is None:
+        return None
+    start: State | None = None
+    after = -1
+    if use_snapshots:
+        q = (select(SNAPSHOTS.c.seq, SNAPSHOTS.c.state)
+             .where(SNAPSHOTS.c.match_id == match_id, SNAPSHOTS.c.version == VERSION)
+             .order_by(SNAPSHOTS.c.seq.desc()).limit(1))
+        if seq is not None:
+            q = q.where(SNAPSHOTS.c.seq <= seq)
+        snap = conn.execute(q).one_or_none()
+        if snap is not None:
+            start, after = decode(snap.state, rules), snap.seq
+    rows = _recorded(conn, match_id, len(header.seats), after)
+    return fold_rows(rules, rows, len(header.seats), start, rebuild=origin == "import",
+                     upto=seq).state
+
+
+def fill(conn: Connection, match_id: int) -> int:
+    """Write the snapshots of a match (replacing old ones); how many."""
+    header, origin, rules = _match(conn, match_id)
+    conn.execute(delete(SNAPSHOTS).where(SNAPSHOTS.c.match_id == match_id))
+    if rules is None:
+        return 0
+    rows = _recorded(conn, match_id, len(header.seats))
+    folded = fold_rows(rules, rows, len(header.seats), rebuild=origin == "import")
+    snaps = [{"match_id": match_id, "seq": seq, "recorded_index": index, "version": VERSION,
+              "state": encode(st)} for seq, index, st in folded.deal_states]
+    if snaps:
+        conn.execute(insert(SNAPSHOTS), snaps)
+    return len(snaps)
+
+
+def add(conn: Connection, match_id: int, seq: int, index: int, state: State) -> None:
+    conn.execute(insert(SNAPSHOTS), [{"match_id": match_id, "seq": seq, "recorded_index": index,
+                                      "version": VERSION, "state": encode(state)}])

@@ -1,0 +1,164 @@
+"""``verify``: re-hash every chain and re-fold every match; name the first broken event.
+
+Re-hashing finds a row changed, removed, inserted or reordered behind the
+app's back (and a changed match header, which the chain starts from).
+Re-folding finds derived events or findings that the rules do not give for
+the recorded events any more: a derived row edited together with its hash
+chain, or an engine that changed its mind since the match was stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from ledger.engine import new_state, step
+from ledger.formats.reader import parse_match
+from ledger.rules import make_rules
+from ledger.store.hashing import content_hash, event_hash, genesis, stamp
+from ledger.store.importer import prepare, safe_audit
+from ledger.store.mapper import Header, event_of, match_object, payload_of
+from ledger.store.models import EVENTS, MATCHES
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    code: str
+    message: str
+    seq: int | None = None
+    index: int | None = None
+    type: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "seq": self.seq,
+                "event": self.index, "type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    match_id: int
+    rows: int
+    broken: Broken | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.broken is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.match_id, "ok": self.ok, "rows": self.rows,
+                "broken": None if self.broken is None else self.broken.to_dict()}
+
+    def describe(self) -> str:
+        if self.broken is None:
+            return f"match {self.match_id}: ok ({self.rows} events)"
+        b = self.broken
+        where = "" if b.seq is None else (f" at event {b.seq}" + (
+            f" (recorded event {b.index}, {b.type})" if b.index is not None else ""))
+        return f"match {self.match_id}: BROKEN{where}: {b.message} [{b.code}]"
+
+
+def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
+    """Verify one match, or every match in id order."""
+    q = select(MATCHES.c.id).order_by(MATCHES.c.id)
+    if match_id is not None:
+        q = q.where(MATCHES.c.id == match_id)
+    for mid in [r.id for r in conn.execute(q)]:
+        yield verify_match(conn, mid)
+
+
+def verify_match(conn: Connection, match_id: int) -> Verified:
+    m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one()
+    header = Header.of_row(m)
+    rows = list(conn.execute(
+        select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
+               EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash)
+        .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq)))
+    broken = _rehash(header, rows) or _refold(m, header, rows)
+    return Verified(match_id, len(rows), broken)
+
+
+def _rehash(header: Header, rows: list[Any]) -> Broken | None:
+    prev = genesis(header.canonical())
+    for expected, r in enumerate(rows):
+        where = {"seq": r.seq, "index": r.recorded_index, "type": r.type}
+        if r.seq != expected:
+            return Broken("missing-event", f"event {expected} is missing: the sequence jumps "
+                          f"from {expected - 1} to {r.seq}", **where)
+        if bytes(r.prev_hash) != prev:
+            why = ("it does not follow from the match's header: the header was changed"
+                   if expected == 0 else
+                   "it does not follow the event before it: a row was removed, inserted "
+                   "or rewritten before it")
+            return Broken("chain-broken", why, **where)
+        digest = event_hash(prev, r.seq, r.recorded_index, r.kind, r.type,
+                            stamp(r.recorded_at), r.payload)
+        if digest != bytes(r.hash):
+            return Broken("hash-mismatch", "its content does not match its hash: it was "
+                          "changed after it was written", **where)
+        prev = digest
+    return None
+
+
+def _refold(m: Any, header: Header, rows: list[Any]) -> Broken | None:
+    stored = [(r.seq, r.recorded_index, r.kind, r.type, r.payload) for r in rows]
+    if m.origin == "live":
+        expected, findings = _live_fold(header, rows)
+    else:
+        obj = match_object(header, [(r.kind, r.payload) for r in rows])
+        record = parse_match(obj)
+        if m.content_hash is not None:
+            recorded = [r.payload for r in rows if r.kind != "derived"]
+            if content_hash(header.canonical(), recorded) != bytes(m.content_hash):
+                return Broken("content-mismatch", "the match's content hash does not match "
+                              "its header and recorded events")
+        report = safe_audit(record)
+        prep = prepare(record, report)
+        assert prep is not None
+        expected = [(r.seq, r.recorded_index, r.kind, r.type, r.payload) for r in prep.rows]
+        findings = [f.to_dict() for f in report.findings]
+    for have, want in zip(stored, expected, strict=False):
+        if have != want:
+            seq, index, kind, type_, _ = have
+            return Broken("fold-mismatch", f"the rules give {want[2]} {want[3]} "
+                          f"{want[4]} here, the ledger holds {kind} {type_} {have[4]}",
+                          seq, index, type_)
+    if len(stored) != len(expected):
+        short = min(len(stored), len(expected))
+        if len(stored) > len(expected):
+            seq, index, kind, type_, _ = stored[short]
+            return Broken("fold-mismatch", f"the rules derive nothing more, the ledger holds "
+                          f"{kind} {type_}", seq, index, type_)
+        seq, index, kind, type_, _ = expected[short]
+        return Broken("fold-mismatch", f"the rules derive {type_} here, the ledger lacks it",
+                      seq, index, type_)
+    if list(m.findings) != findings:
+        return Broken("findings-mismatch", "the audit's findings differ from those stored "
+                      "with the match")
+    return None
+
+
+def _live_fold(header: Header, rows: list[Any]) -> tuple[list[tuple[int, int, str, str, str]],
+                                                         list[dict[str, object]]]:
+    rules = make_rules(header.preset, len(header.seats), header.options)
+    state = new_state(rules)
+    out: list[tuple[int, int, str, str, str]] = []
+    findings: list[dict[str, object]] = []
+    seq = 0
+    for r in rows:
+        if r.kind == "derived":
+            continue
+        ev = event_of(r.kind, r.payload, len(header.seats))
+        assert ev is not None
+        result = step(state, ev, r.recorded_index)
+        out.append((seq, r.recorded_index, "recorded", ev.TYPE, payload_of(ev)))
+        seq += 1
+        for d in result.derived:
+            out.append((seq, r.recorded_index, "derived", d.TYPE, payload_of(d)))
+            seq += 1
+        findings += [f.to_dict() for f in result.findings]
+        state = result.state
+    return out, findings

@@ -1,0 +1,33 @@
+"""The FastAPI app: the ledger's engine, the error handler and the routers.
+
+Kept small on purpose: each area adds its router with one include line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from ledger.store.db import open_db
+from web import errors
+from web.routes import api, pages
+
+
+def create_app(db_url: str | None = None) -> FastAPI:
+    """The app over the ledger at ``db_url`` (else $DOMINO_LEDGER_DB, else the default file)."""
+    engine = open_db(db_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    # /docs is served from local files by the pages, never from a CDN.
+    app = FastAPI(title="domino-ledger", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.engine = engine
+    errors.install(app)
+    app.include_router(api.router)
+    pages.install(app)  # the pages, the replay, the static files and /docs
+    return app

@@ -1,0 +1,76 @@
+"""Plotly figures as plain data: the page hands them to the plotly.min.js the app serves.
+
+A figure is a dict of ``data`` and ``layout`` exactly as Plotly.js reads it; no
+Plotly Python object is built on the request path. Text that came from a file
+(player names) is HTML-escaped, because Plotly renders a few HTML tags in
+labels and names.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from ledger.scoresheet import ScoreSheet
+
+# Colour-blind-safe pairs (Okabe-Ito), one per side.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
+
+
+def score_race(sheet: ScoreSheet) -> dict[str, Any]:
+    """Each side's running score after every deal, from 0 before the first; the target line."""
+    deals = list(sheet.deals)
+    x = [0, *[d.deal for d in deals]]
+    data: list[dict[str, Any]] = []
+    for side in sheet.sides:
+        y = [0, *[d.totals[side.index] if side.index < len(d.totals) else None for d in deals]]
+        hover = ["Start"]
+        for d in deals:
+            if d.winner is None:
+                what = f"Deal {d.deal}: {d.result}, nobody scores"
+            else:
+                how = "out" if d.result == "out" else "block"
+                what = f"Deal {d.deal}: {escape(d.winner_name or '?')} wins ({how}) +{d.points}"
+            if sheet.fives and any(d.fives):
+                what += f"<br>Fives this deal: {d.fives[side.index]}"
+            hover.append(what)
+        data.append({
+            "type": "scatter",
+            "mode": "lines+markers",
+            "name": escape(side.name),
+            "x": x,
+            "y": y,
+            "text": hover,
+            "hovertemplate": "%{text}<br>%{y} points<extra>%{fullData.name}</extra>",
+            "line": {"color": COLOURS[side.index % len(COLOURS)], "width": 3,
+                     "shape": "linear"},
+            "marker": {"size": 7},
+        })
+    shapes: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    if sheet.target:
+        shapes.append({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y",
+                       "y0": sheet.target, "y1": sheet.target,
+                       "line": {"color": "#68706b", "width": 1.5, "dash": "dash"}})
+        annotations.append({"xref": "paper", "x": 0, "xanchor": "left", "yref": "y",
+                            "y": sheet.target, "yanchor": "bottom", "showarrow": False,
+                            "text": f"target {sheet.target}",
+                            "font": {"size": 11, "color": "#68706b"}})
+    top = max([sheet.target or 0, *[v for t in data for v in t["y"] if v is not None]])
+    layout = {
+        "margin": {"l": 48, "r": 16, "t": 12, "b": 44},
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "plot_bgcolor": "rgba(0,0,0,0)",
+        "font": {"family": "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif",
+                 "size": 13, "color": "#1f2421"},
+        "xaxis": {"title": {"text": "Deal"}, "dtick": 1, "range": [-0.2, max(x) + 0.2],
+                  "gridcolor": "#ebe8df", "zeroline": False},
+        "yaxis": {"title": {"text": "Points"}, "range": [0, top * 1.08 + 1],
+                  "gridcolor": "#ebe8df", "zeroline": False},
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1,
+                   "xanchor": "right"},
+        "shapes": shapes,
+        "annotations": annotations,
+        "hovermode": "closest",
+    }
+    return {"data": data, "layout": layout}

@@ -1,0 +1,44 @@
+"""The one exception handler: domain errors become HTTP answers.
+
+An event that breaks a rule is 422 with the finding's code and sentence; a
+value that cannot be read is 422 with the reader's code; a writer that lost
+the race (or a match that takes no events) is 409; a missing match is 404.
+Every answer has the same shape: ``{"error": {"code", "message", ...}}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from ledger.findings import IllegalEvent
+from ledger.store.errors import BadInput, Conflict, MatchNotFound, SchemaOutOfDate, StoreError
+
+
+def _answer(exc: Exception) -> tuple[int, dict[str, Any]]:
+    if isinstance(exc, IllegalEvent):
+        f = exc.finding
+        return 422, {"code": f.code, "message": f.message, "event": f.event}
+    if isinstance(exc, BadInput):
+        return 422, {"code": exc.code, "message": exc.message}
+    if isinstance(exc, Conflict):
+        return 409, {"code": exc.code, "message": exc.message, "next_seq": exc.next_seq}
+    if isinstance(exc, MatchNotFound):
+        return 404, {"code": exc.code, "message": exc.message}
+    if isinstance(exc, SchemaOutOfDate):
+        return 503, {"code": exc.code, "message": exc.message}
+    if isinstance(exc, StoreError):
+        return 400, {"code": exc.code, "message": exc.message}
+    raise exc
+
+
+async def domain_error(request: Request, exc: Exception) -> JSONResponse:
+    status, body = _answer(exc)
+    return JSONResponse({"error": body}, status_code=status)
+
+
+def install(app: FastAPI) -> None:
+    for cls in (IllegalEvent, StoreError):
+        app.add_exception_handler(cls, domain_error)

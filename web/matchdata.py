@@ -1,0 +1,125 @@
+"""One stored match as the match and replay pages read it, from the store's tables.
+
+Everything a page shows is read off what the store keeps: the recorded events
+(an unreadable one stays ``None``), the derived events next to them, the
+audit's findings, and the snapshot of the fold at the start of each deal, so a
+replay frame folds only the events of its own deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from ledger.events import Event
+from ledger.findings import Finding
+from ledger.formats.wire import MatchHeader
+from ledger.replay import ReplayMatch, Snapshot
+from ledger.rules.base import Rules
+from ledger.scoresheet import ScoreSheet, build_sheet
+from ledger.store.errors import MatchNotFound
+from ledger.store.mapper import Header, event_of
+from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
+from ledger.store.readmodels import rules_of
+from ledger.store.snapshots import VERSION, decode
+
+
+class ReplayUnavailable(ValueError):
+    """The match's table has no rules the ledger knows, so it cannot be replayed."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    id: int
+    header: Header
+    rules: Rules | None
+    origin: str
+    status: str
+    ok: bool
+    errors: int
+    warnings: int
+    findings: tuple[Finding, ...]
+    created_at: datetime
+    imported_from: str | None
+    events: tuple[Event | None, ...]
+    derived: tuple[tuple[Event, ...], ...]
+    replay: ReplayMatch | None   # None when the table has no rules (an unknown preset)
+
+    @property
+    def wire_header(self) -> MatchHeader:
+        h = self.header
+        return MatchHeader(h.preset, dict(h.options), tuple(h.seats), h.source, h.started_at)
+
+    @property
+    def title(self) -> str:
+        """The players as the match pits them: "Ali vs Omar", "Ali & Layla vs Omar & Rania"."""
+        seats = self.header.seats
+        if self.rules is not None and self.rules.teams:
+            return " vs ".join(" & ".join(seats[s] for s in self.rules.side_seats(i))
+                               for i in range(self.rules.sides))
+        return " vs ".join(seats)
+
+    def sheet(self) -> ScoreSheet:
+        derived = [d for evs in self.derived for d in evs]
+        return build_sheet(self.wire_header, derived, self.findings, rules=self.rules,
+                           match_id=str(self.id))
+
+
+def finding_of(obj: dict[str, Any]) -> Finding:
+    return Finding(obj.get("event"), obj.get("severity", "error"), str(obj.get("code", "")),
+                   str(obj.get("message", "")))
+
+
+def load_match(conn: Connection, match_id: int) -> StoredMatch:
+    m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one_or_none()
+    if m is None:
+        raise MatchNotFound(match_id)
+    header = Header.of_row(m)
+    seats = len(header.seats)
+    rules = rules_of(header)
+    recorded: list[Event | None] = []
+    derived: list[list[Event]] = []
+    for r in conn.execute(
+            select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.payload)
+            .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq)):
+        if r.kind == "derived":
+            while len(derived) <= r.recorded_index:
+                derived.append([])
+            ev = event_of(r.kind, r.payload, seats)
+            if ev is not None:
+                derived[r.recorded_index].append(ev)
+        else:
+            recorded.append(event_of(r.kind, r.payload, seats))
+    while len(derived) < len(recorded):
+        derived.append([])
+    findings = tuple(finding_of(f) for f in (m.findings or ()))
+    derived_t = tuple(tuple(d) for d in derived)
+    replay = (ReplayMatch.of(rules, header.seats, recorded, findings, derived_t)
+              if rules is not None else None)
+    return StoredMatch(
+        id=m.id, header=header, rules=rules, origin=m.origin, status=m.status, ok=m.ok,
+        errors=m.errors, warnings=m.warnings, findings=findings, created_at=m.created_at,
+        imported_from=m.imported_from, events=tuple(recorded), derived=derived_t,
+        replay=replay)
+
+
+def snapshot_for(conn: Connection, match: StoredMatch, step: int) -> Snapshot | None:
+    """The store's snapshot that lets the frame at ``step`` fold only its own deal.
+
+    The store takes a snapshot just after each deal event; the one of the deal on
+    the table at ``step`` (its deal event is the last one before the step) is it.
+    """
+    if match.rules is None or step <= 0:
+        return None
+    row = conn.execute(
+        select(SNAPSHOTS.c.recorded_index, SNAPSHOTS.c.state)
+        .where(SNAPSHOTS.c.match_id == match.id, SNAPSHOTS.c.version == VERSION,
+               SNAPSHOTS.c.recorded_index < step)
+        .order_by(SNAPSHOTS.c.recorded_index.desc()).limit(1)).one_or_none()
+    if row is None:
+        return None
+    return Snapshot(row.recorded_index + 1, decode(row.state, match.rules))

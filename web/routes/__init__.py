@@ -1,0 +1,1 @@
+"""The app's routers: one module per area, each included by web.app."""

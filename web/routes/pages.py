@@ -1,0 +1,285 @@
+"""The pages a person reads: the matches list, a match with its score sheet, the import.
+
+Also what those pages load from the app itself and nowhere else: the static
+files, Plotly's JavaScript (served from the installed plotly package) and the
+Swagger UI of ``/docs`` (from the installed swagger-ui-bundle package).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, FastAPI, Query, Request, UploadFile
+from fastapi.exception_handlers import (
+    http_exception_handler,
+    request_validation_exception_handler,
+)
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ledger.findings import IllegalEvent
+from ledger.formats.reader import MatchRecord, ReadError, read_matches
+from ledger.replay import SeatOutOfRange, StepOutOfRange, labels
+from ledger.rules import PRESETS
+from ledger.store.errors import MatchNotFound, StoreError
+from ledger.store.importer import Imported, import_records
+from web import errors
+from web.charts import score_race
+from web.deps import ReadSession, WriteSession
+from web.listing import AUDITS, RESULTS, BadFilter, Filters, ListPage, list_page, player_names
+from web.matchdata import ReplayUnavailable, StoredMatch, load_match
+from web.templating import STATIC_DIR, templates
+
+router = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api", tags=["matches"])
+
+MAX_UPLOAD = 64 * 1024 * 1024
+_CACHE = {"Cache-Control": "public, max-age=86400"}
+
+
+# --- files the pages load -----------------------------------------------------------
+
+
+def _package_dir(name: str) -> Path:
+    # Found without importing the package: plotly's import alone takes a third of a second.
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise RuntimeError(f"the {name} package is not installed")
+    return Path(spec.origin).resolve().parent
+
+
+def _plotly_js() -> Path:
+    return _package_dir("plotly") / "package_data" / "plotly.min.js"
+
+
+def _swagger_dir() -> Path:
+    # swagger_ui_bundle/vendor/swagger-ui-<version>/: whichever version is installed.
+    found = sorted((_package_dir("swagger_ui_bundle") / "vendor").glob("swagger-ui-*"))
+    if not found:
+        raise RuntimeError("swagger-ui-bundle holds no swagger-ui")
+    return found[-1]
+
+
+_SWAGGER_FILES = {"swagger-ui-bundle.js", "swagger-ui.css"}
+
+
+@router.get("/static/vendor/plotly.min.js")
+def plotly_js() -> FileResponse:
+    return FileResponse(_plotly_js(), media_type="text/javascript", headers=_CACHE)
+
+
+@router.get("/static/vendor/swagger/{name}")
+def swagger_file(name: str) -> Response:
+    if name not in _SWAGGER_FILES:
+        return Response(status_code=404)
+    kind = "text/css" if name.endswith(".css") else "text/javascript"
+    return FileResponse(_swagger_dir() / name, media_type=kind, headers=_CACHE)
+
+
+@router.get("/docs")
+def docs() -> HTMLResponse:
+    return get_swagger_ui_html(
+        openapi_url="/openapi.json", title="domino-ledger API",
+        swagger_js_url="/static/vendor/swagger/swagger-ui-bundle.js",
+        swagger_css_url="/static/vendor/swagger/swagger-ui.css",
+        swagger_favicon_url="/static/favicon.svg",
+        swagger_ui_parameters={"validatorUrl": None})
+
+
+def install(app: FastAPI) -> None:
+    """Add the pages, the replay and the static files to the app (one call in create_app)."""
+    from web.routes import replay
+
+    app.include_router(router)
+    app.include_router(api)
+    app.include_router(replay.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    # Pages answer errors with a page a person can read; /api keeps web.errors' JSON.
+    for cls in (StoreError, IllegalEvent, StepOutOfRange, SeatOutOfRange, ReplayUnavailable,
+                StarletteHTTPException, RequestValidationError):
+        app.add_exception_handler(cls, page_error)
+
+
+_TITLES = {MatchNotFound: "No such match", StepOutOfRange: "No such step",
+           SeatOutOfRange: "No such seat", ReplayUnavailable: "This match cannot be replayed"}
+
+
+def _own_error(exc: Exception) -> tuple[int, str, str] | None:
+    """Status, code and message of the errors the pages raise themselves."""
+    if isinstance(exc, StepOutOfRange):
+        return 404, "step-out-of-range", str(exc)
+    if isinstance(exc, SeatOutOfRange):
+        return 404, "seat-out-of-range", str(exc)
+    if isinstance(exc, ReplayUnavailable):
+        return 422, "replay-unavailable", str(exc)
+    return None
+
+
+async def page_error(request: Request, exc: Exception) -> Response:
+    api_call = request.url.path.startswith("/api/") or request.url.path == "/openapi.json"
+    own = _own_error(exc)
+    if isinstance(exc, (StoreError, IllegalEvent)):
+        answer = await errors.domain_error(request, exc)
+        if api_call:
+            return answer
+        status = answer.status_code
+        message = exc.message if isinstance(exc, StoreError) else str(exc)
+    elif own is not None:
+        status, code, message = own
+        if api_call:
+            return JSONResponse({"error": {"code": code, "message": message}}, status)
+    elif isinstance(exc, RequestValidationError):
+        if api_call:
+            return await request_validation_exception_handler(request, exc)
+        status = 422
+        message = "; ".join(_validation_text(e) for e in exc.errors())
+    elif isinstance(exc, StarletteHTTPException):
+        if api_call:
+            return await http_exception_handler(request, exc)
+        status = exc.status_code
+        message = ("There is no page at this address." if status == 404
+                   else str(exc.detail))
+    else:
+        raise exc
+    title = next((t for cls, t in _TITLES.items() if isinstance(exc, cls)),
+                 "Page not found" if status == 404 else "Something is not right")
+    links = [("/matches", "All matches"), ("/import", "Import a file")]
+    found = re.match(r"/matches/(\d+)/replay", request.url.path)
+    if found and not isinstance(exc, MatchNotFound):
+        links.insert(0, (f"/matches/{found.group(1)}/replay?step=0", "The replay's first step"))
+        links.insert(0, (f"/matches/{found.group(1)}", f"Match {found.group(1)}"))
+    return templates.TemplateResponse(request, "error.html", {
+        "nav": "", "status": status, "title": title,
+        "message": message[:1].upper() + message[1:], "links": links}, status_code=status)
+
+
+def _validation_text(err: Any) -> str:
+    where = ".".join(str(p) for p in err.get("loc", ())[1:]) or "the request"
+    return f"{where}: {err.get('msg', 'not valid')}"
+
+
+# --- pages --------------------------------------------------------------------------
+
+
+@router.get("/")
+def home() -> RedirectResponse:
+    return RedirectResponse("/matches", status_code=307)
+
+
+@router.get("/matches", response_class=HTMLResponse)
+def matches_page(request: Request, session: ReadSession, player: str | None = None,
+                 table: str | None = None,
+                 date_from: Annotated[str | None, Query(alias="from")] = None,
+                 date_to: Annotated[str | None, Query(alias="to")] = None,
+                 result: str | None = None, audit: str | None = None,
+                 before: Annotated[int | None, Query(ge=1)] = None,
+                 after: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
+    conn = session.connection()
+    error = None
+    try:
+        filters = Filters.of(player, table, date_from, date_to, result, audit)
+    except BadFilter as exc:
+        filters, error = Filters(player=player), str(exc)
+    page: ListPage = list_page(conn, filters, before=before, after=after)
+
+    def link(**cursor: int | None) -> str:
+        params = {**filters.query(), **{k: str(v) for k, v in cursor.items() if v is not None}}
+        return "/matches?" + urlencode(params)
+
+    return templates.TemplateResponse(request, "matches.html", {
+        "nav": "matches", "page": page, "filters": filters, "error": error, "link": link,
+        "presets": PRESETS, "results": RESULTS, "audits": AUDITS,
+        "players": player_names(conn)}, status_code=400 if error else 200)
+
+
+def _deal_steps(match: StoredMatch) -> dict[int, int]:
+    """The replay step at which each deal (by number) is dealt."""
+    if match.replay is None:
+        return {}
+    steps: dict[int, int] = {}
+    for lb in labels(match.replay):
+        if lb.type == "deal" and lb.deal not in steps:
+            steps[lb.deal] = lb.step
+    return steps
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+def match_page(request: Request, match_id: int, session: ReadSession) -> HTMLResponse:
+    match = load_match(session.connection(), match_id)
+    sheet = match.sheet()
+    steps = _deal_steps(match)
+    return templates.TemplateResponse(request, "match.html", {
+        "nav": "matches",
+        "match": match,
+        "title": match.title,
+        "sheet": sheet,
+        "deal_steps": [steps.get(row.deal, 0) for row in sheet.deals],
+        "chart": score_race(sheet) if sheet.deals else None,
+    })
+
+
+@api.get("/matches/{match_id}/scoresheet", summary="A match's score sheet")
+def scoresheet_api(match_id: int, session: ReadSession) -> dict[str, Any]:
+    """Each deal's leader, result, winner, points, Fives in-deal points and running
+    totals, the final result and the audit status: the one sheet every export uses."""
+    return load_match(session.connection(), match_id).sheet().to_dict()
+
+
+# --- import ---------------------------------------------------------------------------
+
+
+@router.get("/import", response_class=HTMLResponse)
+def import_form(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "import.html", {
+        "nav": "import", "results": None, "error": None, "filename": ""})
+
+
+def _suffix(name: str) -> str:
+    lower = name.lower()
+    if lower.endswith(".json"):
+        return ".json"
+    if lower.endswith(".gz"):
+        return ".jsonl.gz"
+    return ".jsonl"
+
+
+def _renamed(records: Iterator[MatchRecord], name: str) -> Iterator[MatchRecord]:
+    # The ledger notes where a match came from: the uploaded file, not a temp path.
+    for rec in records:
+        rec.path = name
+        yield rec
+
+
+@router.post("/import", response_class=HTMLResponse)
+async def import_upload(request: Request, file: UploadFile,
+                        session: WriteSession) -> HTMLResponse:
+    name = Path(file.filename or "upload.json").name
+    data = await file.read(MAX_UPLOAD + 1)
+    results: list[Imported] = []
+    error: str | None = None
+    status = 200
+    if len(data) > MAX_UPLOAD:
+        error, status = f"{name} is larger than {MAX_UPLOAD // 2**20} MiB", 413
+    elif not data.strip():
+        error, status = f"{name} is empty: there is no match in it", 400
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / ("upload" + _suffix(name))
+            path.write_bytes(data)
+            try:
+                results = list(import_records(session, _renamed(read_matches(path), name)))
+            except ReadError as exc:
+                error, status = str(exc).replace(str(path), name), 400
+    return templates.TemplateResponse(request, "import.html", {
+        "nav": "import", "results": results if error is None else None, "error": error,
+        "filename": name, "stored": sum(1 for r in results if r.id is not None),
+        "new": sum(1 for r in results if r.new)}, status_code=status)

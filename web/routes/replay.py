@@ -1,0 +1,219 @@
+"""The replay: one page per step (``?step=N&seat=S``) and the same frame as JSON."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel
+from sqlmodel import Session
+
+from ledger.replay import EventLabel, Frame, frame, labels
+from web.deps import ReadSession
+from web.matchdata import ReplayUnavailable, StoredMatch, load_match, snapshot_for
+from web.templating import templates
+
+router = APIRouter()
+
+# Where each seat sits around the drawn table: seat 0 at the bottom, then
+# counter-clockwise ("to the right"), as the seeds pass the turn.
+POSITIONS = {2: ("bottom", "top"), 3: ("bottom", "right", "top"),
+             4: ("bottom", "right", "top", "left")}
+
+StepQuery = Annotated[int, Query(ge=0, description="0: before the first event; N: after N events")]
+SeatQuery = Annotated[int | None, Query(ge=0, description="one seat's view; left out: all hands")]
+
+
+def _frame(session: Session, match_id: int, step: int, seat: int | None
+           ) -> tuple[StoredMatch, Frame]:
+    conn = session.connection()
+    match = load_match(conn, match_id)
+    if match.replay is None:
+        raise ReplayUnavailable(f"match {match_id} is played at a table the ledger does not "
+                                f"know ({match.header.preset!r}), so it cannot be replayed")
+    return match, frame(match.replay, step, seat, snapshot_for(conn, match, step))
+
+
+def _positions(seats: int, viewer: int | None) -> list[str]:
+    """Each seat's place around the table; the viewing seat sits at the bottom."""
+    places = POSITIONS.get(seats, ("bottom",) * seats)
+    first = viewer or 0
+    return [places[(s - first) % seats] for s in range(seats)]
+
+
+def _deal_groups(all_labels: list[EventLabel], current_deal: int, step: int
+                 ) -> list[dict[str, Any]]:
+    """The event list: every deal as one line, the one on the table opened up."""
+    groups: dict[int, dict[str, Any]] = {}
+    for lb in all_labels:
+        g = groups.get(lb.deal)
+        if g is None:
+            g = groups[lb.deal] = {"deal": lb.deal, "first_step": lb.step, "events": [],
+                                   "result": None, "current": False,
+                                   "title": f"Deal {lb.deal}" if lb.deal else "Before the deal"}
+        g["events"].append(lb)
+        if lb.deal_result:
+            g["result"] = lb.deal_result.split(": ", 1)[-1]
+    current = current_deal if step > 0 else min(groups, default=0)
+    if current in groups:
+        groups[current]["current"] = True
+    return list(groups.values())
+
+
+@router.get("/matches/{match_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+def replay_page(request: Request, match_id: int, session: ReadSession,
+                step: StepQuery = 0, seat: SeatQuery = None) -> HTMLResponse:
+    match, fr = _frame(session, match_id, step, seat)
+    assert match.replay is not None and match.rules is not None
+    all_labels = labels(match.replay)
+    base = f"/matches/{match_id}/replay"
+
+    def url(to: int, view: int | None) -> str:
+        return f"{base}?step={to}" + ("" if view is None else f"&seat={view}")
+
+    sheet = match.sheet()
+    return templates.TemplateResponse(request, "replay.html", {
+        "nav": "matches",
+        "match_id": match_id,
+        "title": match.title,
+        "table_label": sheet.table_label,
+        "frame": fr,
+        "seat": seat,
+        "url": url,
+        "positions": _positions(len(fr.hands), seat),
+        "teams": match.rules.teams,
+        "fives": match.rules.fives,
+        "sides": sheet.sides,
+        "current": all_labels[fr.event] if fr.event is not None else None,
+        "deals": _deal_groups(all_labels, fr.deal, step),
+    })
+
+
+# --- JSON ----------------------------------------------------------------------------
+
+
+class TileOut(BaseModel):
+    tile: str
+    x: float
+    y: float
+    vertical: bool
+    first: int
+    second: int
+    arm: str
+    step: int
+
+
+class BoardOut(BaseModel):
+    tiles: list[TileOut]
+    box: dict[str, float]
+    ends: list[dict[str, Any]]
+    spinner: int | None
+    fives: int | None
+
+
+class HandOut(BaseModel):
+    seat: int
+    name: str
+    side: int
+    tiles: list[str]
+    hidden: int
+    seen: list[str]
+    pips: int | None
+    bot: bool
+    to_move: bool
+    leader: bool
+
+
+class FindingOut(BaseModel):
+    event: int | None
+    severity: str
+    code: str
+    message: str
+
+
+class EventOut(BaseModel):
+    index: int
+    step: int
+    type: str
+    deal: int
+    seat: int | None
+    text: str
+    notes: list[str]
+    findings: list[FindingOut]
+
+
+class ReplayFrameOut(BaseModel):
+    match: int
+    step: int
+    last_step: int
+    event: EventOut | None
+    deal: int
+    phase: str
+    perspective: int | None
+    board: BoardOut
+    hands: list[HandOut]
+    stock: int | None
+    stock_tiles: list[str] | None
+    turn: int | None
+    scores: list[int]
+    in_deal: list[int]
+    teams: bool
+    deal_steps: list[int]
+    prev_deal_step: int | None
+    next_deal_step: int | None
+    readable: bool
+    stopped_at: int | None
+    findings: list[FindingOut]
+    result: str | None
+
+
+def frame_json(match_id: int, fr: Frame, current: EventLabel | None) -> dict[str, Any]:
+    b = fr.board
+    event = None
+    if current is not None:
+        event = {"index": current.index, "step": current.step, "type": current.type,
+                 "deal": current.deal, "seat": current.seat, "text": current.text,
+                 "notes": list(current.notes),
+                 "findings": [f.to_dict() for f in current.findings]}
+    return {
+        "match": match_id,
+        "step": fr.step,
+        "last_step": fr.last_step,
+        "event": event,
+        "deal": fr.deal,
+        "phase": fr.phase,
+        "perspective": fr.perspective,
+        "board": {"tiles": [asdict(t) for t in b.tiles], "box": asdict(b.box),
+                  "ends": [{"end": name, "number": n} for name, n in b.ends],
+                  "spinner": b.spinner, "fives": b.fives},
+        "hands": [asdict(h) for h in fr.hands],
+        "stock": fr.stock,
+        "stock_tiles": fr.stock_tiles,
+        "turn": fr.turn,
+        "scores": list(fr.scores),
+        "in_deal": list(fr.in_deal),
+        "teams": fr.teams,
+        "deal_steps": list(fr.deal_steps),
+        "prev_deal_step": fr.prev_deal_step,
+        "next_deal_step": fr.next_deal_step,
+        "readable": fr.readable,
+        "stopped_at": fr.stopped_at,
+        "findings": [f.to_dict() for f in fr.findings],
+        "result": fr.result,
+    }
+
+
+@router.get("/api/matches/{match_id}/replay", response_model=ReplayFrameOut,
+            summary="One step of a match's replay",
+            description="The table after `step` recorded events: the tiles on the table laid "
+                        "out for drawing (half-tile units), open ends, the Fives count, the "
+                        "hands as `seat` saw them (all face up when `seat` is left out), the "
+                        "stock, whose turn it is and the scores.")
+def replay_api(match_id: int, session: ReadSession,
+               step: StepQuery = 0, seat: SeatQuery = None) -> dict[str, Any]:
+    match, fr = _frame(session, match_id, step, seat)
+    assert match.replay is not None
+    current = labels(match.replay)[fr.event] if fr.event is not None else None
+    return frame_json(match_id, fr, current)

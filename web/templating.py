@@ -1,0 +1,64 @@
+"""The Jinja2 environment of the pages: templates, autoescaping, and domino faces.
+
+Every page is rendered on the server; autoescaping is on for every template,
+so player names and any text read from a match file reach the page escaped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES_DIR = HERE / "templates"
+STATIC_DIR = HERE / "static"
+
+# Pip centres on a unit square: upright halves (a tile standing up) and lying halves
+# (a tile on its side: the rows of a six run across, the diagonals of 2 and 3 mirror).
+_UPRIGHT: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.28, 0.22), (0.28, 0.5), (0.28, 0.78), (0.72, 0.22), (0.72, 0.5), (0.72, 0.78)),
+}
+PIPS: dict[str, dict[int, tuple[tuple[float, float], ...]]] = {
+    "u": _UPRIGHT,
+    "l": {n: tuple((1 - y, x) if n in (2, 3, 6) else (x, y) for x, y in pts)
+          for n, pts in _UPRIGHT.items()},
+}
+
+
+def _env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals["PIPS"] = PIPS
+    env.filters["num"] = _num
+    env.filters["source"] = source_label
+    return env
+
+
+def _num(value: Any) -> str:
+    """A number as SVG writes it: no trailing ".0"."""
+    f = float(value)
+    return str(int(f)) if f.is_integer() else f"{f:g}"
+
+
+def source_label(source: Any) -> str:
+    """A record's ``source`` object as one line: "playelephant t-99812"."""
+    if isinstance(source, dict):
+        return " ".join(str(v) for v in source.values())
+    return "" if source is None else str(source)
+
+
+templates = Jinja2Templates(env=_env())
