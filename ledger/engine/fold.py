@@ -162,7 +162,7 @@ def _can_draw(st: State) -> bool:
 
 def _blocked(st: State) -> bool:
     """Nobody can play and nothing is left to draw (decided as soon as it is true)."""
-    if _can_draw(st):
+    if st.rules.draws and st.stock_left > 0:  # _can_draw(st), without the call
         return False
     fits = st.fit_mask()
     for h in st.hands:
@@ -400,8 +400,10 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
         st.to_move = None
         score_deal(st, None, None, ctx.out, ctx.findings)
         return
-    st.to_move = st.rules.next_seat(seat)
-    _check_block(st, ctx)
+    rules = st.rules
+    st.to_move = rules.next_seat(seat)
+    if st.stock_left == 0 or not rules.draws:  # else a seat can still draw: no block
+        _check_block(st, ctx)
 
 
 def _lay(st: State, ev: Played, ctx: _Ctx) -> None:

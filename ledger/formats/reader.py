@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ import orjson
 
 from ledger.events import Event
 from ledger.findings import Finding
-from ledger.formats.wire import MatchHeader, ParseError, parse_event, parse_header
+from ledger.formats.wire import MatchHeader, ParseError, parse_events, parse_header
 
 MAX_LINE = 8 * 1024 * 1024
 _CHUNK = 1 << 20
@@ -76,14 +77,11 @@ def parse_match(obj: object, index: int = 0, path: str = "<match>",
         return rec
     assert isinstance(obj, dict)
     seats = len(rec.header.seats)
-    for i, raw_event in enumerate(obj["events"]):
-        try:
-            rec.events.append(parse_event(raw_event, seats))
-        except ParseError as exc:
-            rec.events.append(None)
-            rec.problems.append(Finding(i, "error", exc.code, f"event {i}: {exc.message}"))
-            if exc.code != "unknown-event-type" and rec.stop is None:
-                rec.stop = i
+    rec.events, errors = parse_events(obj["events"], seats)
+    for i, error in errors:
+        rec.problems.append(Finding(i, "error", error.code, f"event {i}: {error.message}"))
+        if error.code != "unknown-event-type" and rec.stop is None:
+            rec.stop = i
     return rec
 
 
@@ -125,7 +123,8 @@ def _open(path: Path) -> tuple[IO[bytes], bool]:
     except OSError as exc:
         raise ReadError(f"{path}: cannot open: {exc.strerror or exc}") from None
     try:
-        empty = os.fstat(raw.fileno()).st_size == 0
+        info = os.fstat(raw.fileno())
+        empty = stat.S_ISREG(info.st_mode) and info.st_size == 0  # a pipe shows size 0 too
         magic = raw.peek(2)[:2] if isinstance(raw, io.BufferedReader) else b""
     except OSError as exc:
         raw.close()

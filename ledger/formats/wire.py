@@ -152,6 +152,34 @@ def parse_event(obj: object, seats: int) -> Event:
     return _parse_event(obj, seats)
 
 
+def parse_events(objs: list[Any], seats: int
+                 ) -> tuple[list[Event | None], list[tuple[int, ParseError]]]:
+    """Every event of a match, as ``parse_event`` reads each (``None`` where it cannot),
+    and the errors with their positions. The cache lookup is inlined: the reader's hot loop."""
+    events: list[Event | None] = []
+    errors: list[tuple[int, ParseError]] = []
+    keep = events.append
+    cache = _MOVE_CACHE
+    for i, obj in enumerate(objs):
+        if type(obj) is dict:
+            kind = obj.get("type")
+            if (kind == "play" or kind == "draw" or kind == "pass") and obj.get("at") is None:
+                seat = obj.get("seat")
+                try:
+                    known = cache.get((kind, seat, obj.get("tile"), obj.get("end")))
+                except TypeError:
+                    known = None
+                if known is not None and type(seat) is int and 0 <= seat < seats:
+                    keep(known)
+                    continue
+        try:
+            keep(parse_event(obj, seats))
+        except ParseError as exc:
+            keep(None)
+            errors.append((i, exc))
+    return events, errors
+
+
 def _parse_event(obj: object, seats: int) -> Event:
     if not isinstance(obj, dict):
         raise ParseError("bad-event", f"an event must be an object, not {_kind(obj)}")

@@ -78,7 +78,9 @@ def decode(data: str, rules: Rules) -> State:
 
 # --- folding -------------------------------------------------------------------------
 
-Rows = Sequence[tuple[int, int, Event | None]]  # recorded rows: (seq, recorded index, event)
+# A recorded row to fold: (seq, recorded index, event or None if unread, whether the
+# audit stops at it). Unread rows whose type is merely unknown are skipped, others stop.
+Rows = Sequence[tuple[int, int, Event | None, bool]]
 
 
 @dataclass
@@ -88,25 +90,31 @@ class Folded:
     stopped: bool = False
 
 
-def fold_rows(rules: Rules, rows: Rows, seats: int, start: State | None = None,
+def fold_rows(rules: Rules, rows: Rows, start: State | None = None, after: int = -1,
               rebuild: bool = False, upto: int | None = None) -> Folded:
-    """Fold recorded rows leniently, exactly as the audit does, up to seq ``upto``.
+    """Fold recorded rows leniently, exactly as the audit does: those after seq ``after``
+    (from ``start``), up to seq ``upto``.
 
-    ``rebuild`` fills hidden hands the way the audit of an imported record
-    does. A deal's hands depend only on that deal's own events, so ``rows``
-    must run on to the next deal event after ``upto`` (or to the end).
+    ``rebuild`` fills hidden hands and unseen draws the way the audit of an
+    imported record does. That works deal by deal, so with a ``start`` state
+    the rows must begin at its deal's own deal event (the snapshot's row).
     """
-    events: list[Event | None] = [ev for _, _, ev in rows]
+    events: list[Event | None] = [ev for _, _, ev, _ in rows]
     if rebuild:
-        events, _ = rebuild_hands(events)
+        events, _ = rebuild_hands(events, rules)
     st = start.copy() if start is not None else State(rules)
     out = Folded(st, [])
     findings: list[Finding] = []
     derived: list[Event] = []
-    for (seq, index, _), ev in zip(rows, events, strict=True):
+    for (seq, index, _, stops), ev in zip(rows, events, strict=True):
+        if seq <= after:
+            continue
         if upto is not None and seq > upto:
             break
         if ev is None:
+            if stops:
+                out.stopped = True
+                break
             continue
         try:
             advance(st, ev, index, derived, findings)
@@ -118,18 +126,15 @@ def fold_rows(rules: Rules, rows: Rows, seats: int, start: State | None = None,
     return out
 
 
-def _recorded(conn: Connection, match_id: int, seats: int, after: int = -1) -> list[
-        tuple[int, int, Event | None]]:
-    """Recorded rows after seq ``after``, up to the first unread row that stops the audit."""
-    rows: list[tuple[int, int, Event | None]] = []
-    for r in conn.execute(
-            select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.payload)
-            .where(EVENTS.c.match_id == match_id, EVENTS.c.kind != "derived",
-                   EVENTS.c.seq > after).order_by(EVENTS.c.seq)):
-        if r.kind == "unread" and unread_stops(r.payload, seats):
-            break  # the audit stops folding at an event it cannot read
-        rows.append((r.seq, r.recorded_index, event_of(r.kind, r.payload, seats)))
-    return rows
+def _recorded(conn: Connection, match_id: int, seats: int, since: int = 0) -> list[
+        tuple[int, int, Event | None, bool]]:
+    """The recorded (and unread) rows from seq ``since`` on."""
+    return [(r.seq, r.recorded_index, event_of(r.kind, r.payload, seats),
+             r.kind == "unread" and unread_stops(r.payload, seats))
+            for r in conn.execute(
+                select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.payload)
+                .where(EVENTS.c.match_id == match_id, EVENTS.c.kind != "derived",
+                       EVENTS.c.seq >= since).order_by(EVENTS.c.seq))]
 
 
 def _match(conn: Connection, match_id: int) -> tuple[Header, str, Rules | None]:
@@ -160,9 +165,8 @@ def state_at(conn: Connection, match_id: int, seq: int | None = None,
         snap = conn.execute(q).one_or_none()
         if snap is not None:
             start, after = decode(snap.state, rules), snap.seq
-    rows = _recorded(conn, match_id, len(header.seats), after)
-    return fold_rows(rules, rows, len(header.seats), start, rebuild=origin == "import",
-                     upto=seq).state
+    rows = _recorded(conn, match_id, len(header.seats), max(after, 0))
+    return fold_rows(rules, rows, start, after, rebuild=origin == "import", upto=seq).state
 
 
 def fill(conn: Connection, match_id: int) -> int:
@@ -172,7 +176,7 @@ def fill(conn: Connection, match_id: int) -> int:
     if rules is None:
         return 0
     rows = _recorded(conn, match_id, len(header.seats))
-    folded = fold_rows(rules, rows, len(header.seats), rebuild=origin == "import")
+    folded = fold_rows(rules, rows, rebuild=origin == "import")
     snaps = [{"match_id": match_id, "seq": seq, "recorded_index": index, "version": VERSION,
               "state": encode(st)} for seq, index, st in folded.deal_states]
     if snaps:

@@ -46,8 +46,8 @@ __all__ = [
     "Abandoned", "BlockClaimed", "BlockDetected", "BotSeated", "DealEndClaimed", "DealScored",
     "Dealt", "DrawAgreed", "Drew", "Event", "FivesScored", "HandsRevealed", "IllegalEvent",
     "MatchEndClaimed", "MatchEnded", "Passed", "Played", "Resigned", "Run", "Scenario", "State",
-    "apply", "deal", "moves", "new_state", "pips", "play", "rotate", "run", "step", "table",
-    "tiles",
+    "STD", "STD_PLAIN", "apply", "deal", "lead_after", "moves", "new_state", "pips", "play",
+    "rotate", "run", "std_deal", "std_plain", "step", "table", "tiles",
 ]
 
 _ENDS: dict[str, End] = {"l": "left", "r": "right", "u": "up", "d": "down"}
@@ -107,6 +107,41 @@ def rotate(script: str, by: int, seats: int = 4) -> str:
         seat, sep, what = token.partition(":")
         words.append(f"{(int(seat) + by) % seats}{sep}{what}")
     return " ".join(words)
+
+
+# One plain deal per seat count, seat 0 holding 6-6 and no hand holding four doubles
+# (so Selminha need not redeal). The last tile of each hand is a plain tile that no
+# first-deal rule would open with: a later deal's leader may open with it ("any tile").
+STD = {
+    2: ("66 60 61 62 30 31 32", "63 64 65 00 11 22 40"),
+    3: ("66 62 61 30 31 32 33", "63 64 65 00 11 22 40", "60 50 51 52 53 54 55"),
+    4: ("66 60 61 30 31 32 10", "63 65 00 11 22 40 41", "62 50 51 52 53 54 55",
+        "64 42 43 44 20 21 33"),
+}
+# a plain low tile of each STD hand
+STD_PLAIN = {
+    2: ("30", "40"),
+    3: ("30", "40", "50"),
+    4: ("30", "40", "50", "20"),
+}
+
+
+def std_deal(seats: int, by: int = 0) -> Dealt:
+    """The STD deal turned ``by`` seats: 6-6 goes to seat ``by``."""
+    return Scenario(STD[seats], "").deal(by)
+
+
+def std_plain(seats: int, seat: int, by: int = 0) -> str:
+    """The plain tile ``seat`` holds in ``std_deal(seats, by)``."""
+    return STD_PLAIN[seats][(seat - by) % seats]
+
+
+def lead_after(rules: Rules, events: Sequence[Event]) -> tuple[int | None, Tile | None]:
+    """Who is to open the deal the events end with, and the tile they must open with."""
+    state = new_state(rules)
+    for i, ev in enumerate(events):
+        state = step(state, ev, i).state
+    return state.to_move, state.must_open
 
 
 @dataclass(frozen=True)

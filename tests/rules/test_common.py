@@ -14,6 +14,7 @@ from ledger.rules.base import Rules
 from ledger.tiles import ALL_TILES, Tile
 
 from .helpers import (
+    STD,
     Abandoned,
     BlockClaimed,
     BlockDetected,
@@ -33,6 +34,7 @@ from .helpers import (
     play,
     rotate,
     run,
+    std_deal,
     table,
 )
 from .scenarios import BLOCK2, LINE6_SCRIPT, LOW_R0, LOW_R2, OUT2
@@ -50,22 +52,30 @@ def rules_of(t: tuple[str, int, dict[str, object]]) -> Rules:
     return make_rules(*t)
 
 
-# One plain deal per seat count, seat 0 holding 6-6 (so every table opens with it)
-# and no hand holding four doubles (so Selminha need not redeal). After
-# OPEN[n] both sides of 6-6 are covered; UP[n] is the next seat laying a 6-tile on
-# "up", which only a Fives spinner opens.
-STD = {
-    2: ("66 60 61 62 30 31 32", "63 64 65 00 11 22 40"),
-    3: ("66 62 61 30 31 32 33", "63 64 65 00 11 22 40", "60 50 51 52 53 54 55"),
-    4: ("66 60 61 30 31 32 10", "63 65 00 11 22 40 41", "62 50 51 52 53 54 55",
-        "64 42 43 44 20 21 33"),
-}
+# After OPEN[n] both sides of 6-6 are covered; UP[n] is the next seat laying a 6-tile
+# on "up", which only a Fives spinner opens.
 OPEN = {2: "0:66 1:63l 0:62r", 3: "0:66 1:63l 2:60r", 4: "0:66 1:63l 2:62r"}
 UP = {2: "1:64u", 3: "0:62u", 4: "3:64u"}
 
 
-def std_deal(seats: int) -> Dealt:
-    return deal(*STD[seats])
+@pytest.mark.parametrize("t", TABLES, ids=IDS)
+def test_only_the_fives_opening_double_opens_four_ends(
+        t: tuple[str, int, dict[str, object]]) -> None:
+    """rules-decisions.md, sahrat-fives: "The opening tile of a deal, if it is a double, is
+    the spinner. Once tiles lie on both its left and its right, it opens `up` and `down`";
+    every other table keeps two ends (Domena §1 "there is no spinner", Sahrat "A double
+    sits in line like any tile", Selminha "no spinners", Arab "doesn't change gameplay",
+    Casual Arena "a line of tiles with 2 endings")."""
+    rules = rules_of(t)
+    n = rules.seats
+    r = run(rules, std_deal(n), moves(f"{OPEN[n]} {UP[n]}"))
+    if rules.fives:
+        assert r.clean(), r.report.findings
+    else:
+        # with ends 3 and 2 a 6-tile fits nowhere: no up end to take it
+        assert r.errors == ["tile-does-not-fit"]
+        two = run(rules, std_deal(n), moves(OPEN[n]))
+        assert [name for name, _ in two.state.open_ends()] == ["left", "right"]
 
 
 # --- the set, the deal, the order of play ----------------------------------------------
@@ -179,7 +189,7 @@ def test_draw_until_a_tile_fits_then_play_it(t: tuple[str, int, dict[str, object
     r = run(rules, drawfit(rules.seats), moves("0:66 1:draw 1:draw 1:draw 1:62r"))
     assert r.clean(), r.report.findings
     assert r.state.hand(1) == sorted(
-        Tile.parse(x) for x in "55 44 33 21 10 20 31 00 22".split())
+        Tile.parse(x) for x in ["55", "44", "33", "21", "10", "20", "31", "00", "22"])
     # after the third draw the only legal move is 6-2
     state = new_state(rules)
     for i, ev in enumerate([drawfit(rules.seats), *moves("0:66 1:draw 1:draw 1:draw")]):
