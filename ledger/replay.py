@@ -49,7 +49,13 @@ from ledger.tiles import Tile, tiles_of
 
 @dataclass(frozen=True, slots=True)
 class ReplayMatch:
-    """A recorded match: its table, its players and its events (``None``: unreadable)."""
+    """A recorded match: its table, its players and its events (``None``: unreadable).
+
+    A match may come with only some of its events loaded (``window``: the events
+    ``[start, stop)``, whole deals; ``None`` outside it): enough for the frames of
+    those deals when the fold can start at a snapshot. ``types`` then still names
+    every event, so steps and deals are counted right.
+    """
 
     rules: Rules
     seats: tuple[str, ...]
@@ -58,6 +64,13 @@ class ReplayMatch:
     # Per recorded event, what the rules derived from it (as the audit keeps them);
     # empty when unknown: the labels then leave the derived part out.
     derived: tuple[tuple[Event, ...], ...] = ()
+    types: tuple[str, ...] = ()    # each event's wire type ("" unreadable); default: read off
+    window: tuple[int, int] | None = None   # the events loaded; None: all of them
+
+    def __post_init__(self) -> None:
+        if not self.types:
+            object.__setattr__(self, "types", tuple(
+                ev.TYPE if ev is not None else "" for ev in self.events))
 
     @staticmethod
     def of(rules: Rules, seats: Sequence[str], events: Sequence[Event | None],
@@ -68,13 +81,44 @@ class ReplayMatch:
         return ReplayMatch(rules, tuple(seats), tuple(rebuilt), tuple(findings),
                            tuple(tuple(d) for d in derived))
 
+    @staticmethod
+    def windowed(rules: Rules, seats: Sequence[str], types: Sequence[str], start: int,
+                 loaded: Sequence[Event | None], findings: Sequence[Finding] = (),
+                 derived: Sequence[Sequence[Event]] = ()) -> ReplayMatch:
+        """Only the events ``loaded`` from index ``start`` on: whole deals, hands rebuilt."""
+        rebuilt, _ = rebuild_hands(list(loaded))
+        stop = start + len(rebuilt)
+        events: list[Event | None] = [None] * len(types)
+        events[start:stop] = rebuilt
+        return ReplayMatch(rules, tuple(seats), tuple(events), tuple(findings),
+                           tuple(tuple(d) for d in derived), tuple(types), (start, stop))
+
     @property
     def last_step(self) -> int:
-        return len(self.events)
+        return len(self.types)
 
     def deal_starts(self) -> list[int]:
         """The step at which each deal (a redeal included) has just been dealt."""
-        return [i + 1 for i, ev in enumerate(self.events) if isinstance(ev, Dealt)]
+        return [i + 1 for i, t in enumerate(self.types) if t == "deal"]
+
+    def deal_span(self, step: int) -> tuple[int, int]:
+        """Event indexes ``[start, stop)`` of the deal on the table at ``step``.
+
+        ``start`` is its deal event (0 before the first deal), ``stop`` the next deal
+        event or the end of the record.
+        """
+        types = self.types
+        start = 0
+        for i in range(min(step, len(types)) - 1, -1, -1):
+            if types[i] == "deal":
+                start = i
+                break
+        stop = len(types)
+        for i in range(max(step, start + 1), len(types)):
+            if types[i] == "deal":
+                stop = i
+                break
+        return start, stop
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,21 +425,6 @@ def _apply(fold: _Fold, ev: Event | None, index: int) -> list[Finding]:
     return found
 
 
-def _deal_bounds(match: ReplayMatch, step: int) -> tuple[int, int]:
-    """Event indexes [start, stop) of the deal on the table at ``step``."""
-    start = 0
-    for i in range(min(step, len(match.events)) - 1, -1, -1):
-        if isinstance(match.events[i], Dealt):
-            start = i
-            break
-    stop = len(match.events)
-    for i in range(max(step, start + 1), len(match.events)):
-        if isinstance(match.events[i], Dealt):
-            stop = i
-            break
-    return start, stop
-
-
 def frame(match: ReplayMatch, step: int, seat: int | None = None,
           snapshot: Snapshot | None = None) -> Frame:
     """The table at ``step`` as ``seat`` saw it (``None``: every hand face up).
@@ -407,7 +436,7 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
         raise StepOutOfRange(step, match.last_step)
     if seat is not None and not 0 <= seat < match.rules.seats:
         raise SeatOutOfRange(seat, match.rules.seats)
-    start, stop = _deal_bounds(match, step) if step else (0, 0)
+    start, stop = match.deal_span(step) if step else (0, 0)
     # A snapshot helps when it lies in this deal's reach: before its deal event, or
     # just after it (nothing is on the table yet, so the layout starts empty there).
     if snapshot is not None and snapshot.index <= min(step, start + 1):
@@ -420,6 +449,10 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
     reveal: HandsRevealed | None = None
     stopped: int | None = None
     found: list[Finding] = []
+    if match.window is not None and stop > first and not (
+            match.window[0] <= first and stop <= match.window[1]):
+        raise ValueError(f"step {step} needs events {first} to {stop - 1}, but only "
+                         f"{match.window[0]} to {match.window[1] - 1} are loaded")
     for i in range(first, stop):
         got = _apply(fold, match.events[i], i)
         if i == step - 1:
@@ -555,32 +588,70 @@ class EventLabel:
     deal_result: str | None = None  # the deal's result, on the event that ended it
 
 
-def labels(match: ReplayMatch) -> list[EventLabel]:
-    """One line per recorded event, with what the rules derived and what is wrong."""
-    by_event: dict[int, list[Finding]] = {}
-    for f in match.findings:
-        if f.event is not None:
-            by_event.setdefault(f.event, []).append(f)
-    out: list[EventLabel] = []
+def _deal_numbers(types: Sequence[str], stop: int) -> list[int]:
+    """The 1-based deal of each of the first ``stop`` events (a redeal keeps its number)."""
+    out: list[int] = []
     deal = 0
     prev_dealt = False
-    for i, ev in enumerate(match.events):
-        if isinstance(ev, Dealt):
+    for t in types[:stop]:
+        if t == "deal":
             deal = deal if prev_dealt else deal + 1
+        out.append(deal)
+        if t:  # an unreadable event does not break a redeal's run
+            prev_dealt = t == "deal"
+    return out
+
+
+def labels(match: ReplayMatch, start: int = 0, stop: int | None = None) -> list[EventLabel]:
+    """One line per recorded event (those ``[start, stop)``), with what the rules derived
+    and what is wrong."""
+    stop = len(match.types) if stop is None else min(stop, len(match.types))
+    by_event: dict[int, list[Finding]] = {}
+    for f in match.findings:
+        if f.event is not None and start <= f.event < stop:
+            by_event.setdefault(f.event, []).append(f)
+    numbers = _deal_numbers(match.types, stop)
+    out: list[EventLabel] = []
+    for i in range(start, stop):
+        ev = match.events[i]
         found = tuple(by_event.get(i, ()))
         severity = ("error" if any(f.severity == "error" for f in found)
                     else "warning" if found else None)
         derived = match.derived[i] if i < len(match.derived) else ()
-        text = _event_text(match, ev, prev_dealt) if ev is not None else "(unreadable event)"
+        redeal = ev is not None and i > 0 and isinstance(ev, Dealt) and numbers[i - 1] == numbers[i]
+        text = _event_text(match, ev, redeal) if ev is not None else "(unreadable event)"
         scored = [d for d in derived if isinstance(d, DealScored)]
         out.append(EventLabel(
-            index=i, step=i + 1, type=ev.TYPE if ev is not None else "unreadable", deal=deal,
-            seat=getattr(ev, "seat", None), text=text,
+            index=i, step=i + 1, type=ev.TYPE if ev is not None else "unreadable",
+            deal=numbers[i], seat=getattr(ev, "seat", None), text=text,
             notes=tuple(n for n in (_derived_text(match, d) for d in derived) if n),
             severity=severity, findings=found,
             deal_result=_derived_text(match, scored[-1]) if scored else None))
-        if ev is not None:
-            prev_dealt = isinstance(ev, Dealt)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class DealLine:
+    """One deal in the replay's list of deals: where it starts and how it ended."""
+
+    deal: int          # 1-based; 0 for what comes before the first deal
+    first_step: int    # the step just after its (first) deal event
+    last_step: int
+    result: str | None
+
+
+def deals(match: ReplayMatch) -> list[DealLine]:
+    """Every deal of the record, from the events' types and the derived results only."""
+    numbers = _deal_numbers(match.types, len(match.types))
+    out: list[DealLine] = []
+    for i, n in enumerate(numbers):
+        if not out or out[-1].deal != n:
+            out.append(DealLine(n, i + 1, i + 1, None))
+        line = out[-1]
+        derived = match.derived[i] if i < len(match.derived) else ()
+        scored = [d for d in derived if isinstance(d, DealScored)]
+        result = _derived_text(match, scored[-1]) if scored else line.result
+        out[-1] = DealLine(n, line.first_step, i + 1, result)
     return out
 
 
@@ -651,6 +722,6 @@ def _derived_text(match: ReplayMatch, ev: Event) -> str:
 
 
 __all__ = [
-    "Board", "Box", "EventLabel", "Frame", "HandView", "PlacedTile", "ReplayMatch",
-    "SeatOutOfRange", "Snapshot", "StepOutOfRange", "frame", "labels",
+    "Board", "Box", "DealLine", "EventLabel", "Frame", "HandView", "PlacedTile", "ReplayMatch",
+    "SeatOutOfRange", "Snapshot", "StepOutOfRange", "deals", "frame", "labels",
 ]

@@ -6,6 +6,7 @@ if [ ! -x /usr/bin/chromium ]; then
   sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_="sudo"
   $sudo_ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq chromium
 fi
+bash scripts/postgres.sh  # the store tests run against the local PostgreSQL too
 ruff check ledger tests benchmarks web
 mypy --strict ledger
 pytest "$@"

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from ledger.store.db import open_db
 from web import errors
-from web.routes import api, pages
+from web.routes import api, pages, record
 
 
 def create_app(db_url: str | None = None) -> FastAPI:
@@ -29,5 +29,7 @@ def create_app(db_url: str | None = None) -> FastAPI:
     app.state.engine = engine
     errors.install(app)
     app.include_router(api.router)
+    app.include_router(record.router)  # recording live at the table
+    app.include_router(record.api)
     pages.install(app)  # the pages, the replay, the static files and /docs
     return app

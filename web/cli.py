@@ -19,14 +19,16 @@ def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
 
+    from ledger.store.db import explain
     from ledger.store.errors import StoreError
     from web.app import create_app
 
     try:
         app = create_app(args.db)
-    except StoreError as exc:
-        print(f"domino-ledger: {exc.message}", file=sys.stderr)
+    except (StoreError, SQLAlchemyError) as exc:
+        print(f"domino-ledger: {explain(exc)}", file=sys.stderr)
         return 2
     uvicorn.run(app, host=args.host, port=args.port)
     return EXIT_OK

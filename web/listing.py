@@ -119,7 +119,7 @@ def _player(conn: Connection, name: str) -> ColumnElement[bool]:
     quoted = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
     pattern = "%" + quoted.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%"
     each = func.json_each(MATCHES.c.seats).table_valued("value")
-    return and_(MATCHES.c.seats.like(pattern, escape="!"),
+    return and_(cast(MATCHES.c.seats, String).like(pattern, escape="!"),
                 exists(select(literal_column("1")).select_from(each)
                        .where(each.c.value == name)))
 

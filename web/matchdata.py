@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from ledger.corrections import standing_rows
 from ledger.events import Event
 from ledger.findings import Finding
 from ledger.formats.wire import MatchHeader
@@ -83,9 +84,10 @@ def load_match(conn: Connection, match_id: int) -> StoredMatch:
     rules = rules_of(header)
     recorded: list[Event | None] = []
     derived: list[list[Event]] = []
-    for r in conn.execute(
-            select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.payload)
-            .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq)):
+    # The corrected line: undos and the events they took back stay in the history only.
+    for r in standing_rows(list(conn.execute(
+            select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type, EVENTS.c.payload)
+            .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq)))):
         if r.kind == "derived":
             while len(derived) <= r.recorded_index:
                 derived.append([])

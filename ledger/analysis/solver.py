@@ -32,8 +32,9 @@ Terminal values come from the rules' own hooks (``losers_of``, ``block_winner``,
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ledger.engine.board import fives_count, place
 from ledger.engine.fold import advance
@@ -168,6 +169,14 @@ class _FivesBoards:
         return got
 
 
+_PIPS14 = tuple(sum(PIPS[i] for i in range(14) if m >> i & 1) for m in range(1 << 14))
+_PIPS14_HIGH = tuple(sum(PIPS[i + 14] for i in range(14) if m >> i & 1) for m in range(1 << 14))
+
+
+def _mask_pips(mask: int) -> int:
+    return _PIPS14[mask & 0x3FFF] + _PIPS14_HIGH[mask >> 14]
+
+
 class _View(BlockView):
     """The engine's block view with each hand's pips counted once (the hooks ask often)."""
 
@@ -176,6 +185,72 @@ class _View(BlockView):
 
     def pips(self, seat: int) -> int:
         return self.counted[seat]
+
+
+class _Watched(tuple[tuple[Tile, ...], ...]):
+    """The hands of a block view, noting whether the hook looked at the tiles.
+
+    A hook is a pure function of its view: if it decided from the pips alone (as most
+    tables do), every block with the same pips per seat has the same result, and the
+    solver reuses it without asking again.
+    """
+
+    read = False
+
+    def _seen(self) -> None:
+        self.read = True
+
+    def __getitem__(self, i: Any) -> Any:
+        self._seen()
+        return super().__getitem__(i)
+
+    def __iter__(self) -> Iterator[tuple[Tile, ...]]:
+        self._seen()
+        return super().__iter__()
+
+    def __contains__(self, x: object) -> bool:
+        self._seen()
+        return super().__contains__(x)
+
+    def __reversed__(self) -> Iterator[tuple[Tile, ...]]:
+        self._seen()
+        return reversed(tuple(super().__iter__()))
+
+    def __eq__(self, other: object) -> bool:
+        self._seen()
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        self._seen()
+        return super().__hash__()
+
+    def __repr__(self) -> str:
+        self._seen()
+        return super().__repr__()
+
+    def __lt__(self, other: tuple[Any, ...]) -> bool:
+        self._seen()
+        return super().__lt__(other)
+
+    def __le__(self, other: tuple[Any, ...]) -> bool:
+        self._seen()
+        return super().__le__(other)
+
+    def __gt__(self, other: tuple[Any, ...]) -> bool:
+        self._seen()
+        return super().__gt__(other)
+
+    def __ge__(self, other: tuple[Any, ...]) -> bool:
+        self._seen()
+        return super().__ge__(other)
+
+    def index(self, *args: Any) -> int:
+        self._seen()
+        return super().index(*args)
+
+    def count(self, x: Any) -> int:
+        self._seen()
+        return super().count(x)
 
 
 _HALF_TILES: dict[int, tuple[Tile, ...]] = {}
@@ -436,6 +511,7 @@ class DealSolver:
         # The most a side can still win: the pips it would score. Without Fives nothing
         # else scores, and pips only fall, so this bounds the margin both ways.
         use_bounds = not fives
+        stock_rest = tuple(sum(PIPS[t] for t in stock[k:]) for k in range(nstock + 1))
         counts_partner = rules.count_partner and seats > sides
         own_seats = tuple(tuple(w for w in range(seats) if side[w] == side[s])
                           for s in range(seats))
@@ -448,17 +524,37 @@ class DealSolver:
                 pts += pips[s]
             return round_to_five(pts) if fives else pts
 
+        # Block results by hands; and by pips alone when the rules' hook decided
+        # without looking at the tiles (see _Watched).
+        by_pips: dict[tuple[int, ...], Outcome] = {}
+
         def block_vec(kb: int) -> Outcome:
             got = blocks.get(kb)
             if got is None:
-                view = _View(tuple(_tiles(h) for h in hands), leader, rules)
-                object.__setattr__(view, "counted", tuple(pips))
-                w = rules.block_winner(view)
-                vec = [0] * sides
-                if w is not None:
-                    pts = sum(pips[s] for s in losers[w])
-                    vec[side[w]] = round_to_five(pts) if fives else pts
-                got = blocks[kb] = tuple(vec)
+                counted = tuple(pips)
+                got = by_pips.get(counted)
+                if got is None:
+                    shown = _Watched(_tiles(h) for h in hands)
+                    view = _View(shown, leader, rules)
+                    object.__setattr__(view, "counted", counted)
+                    w = rules.block_winner(view)
+                    vec = [0] * sides
+                    if w is not None:
+                        pts = sum(counted[s] for s in losers[w])
+                        vec[side[w]] = round_to_five(pts) if fives else pts
+                    got = tuple(vec)
+                    if not shown.read:
+                        by_pips[counted] = got
+                blocks[kb] = got
+            return got
+
+        def fast_block_vec(kb: int) -> Outcome:
+            """``block_vec`` for the fast path, which keeps no pips per seat."""
+            got = blocks.get(kb)
+            if got is None:
+                for s in range(seats):
+                    pips[s] = _mask_pips(hands[s])
+                got = block_vec(kb)
             return got
 
         def ab(kb: int, u: int, bd: int, p: int, pos: int, alpha: int, beta: int) -> int:
@@ -486,13 +582,15 @@ class DealSolver:
                     return v
                 return -ab(kb, u, bd, nxt[p], pos, -beta, -alpha)  # a forced pass
             if use_bounds:
+                # What is left in the stock may still be drawn into any hand.
+                more = stock_rest[pos]
                 if counts_partner:
-                    total = spips[0] + spips[1]
+                    total = spips[0] + spips[1] + more
                     up = total - min(pips[w] for w in own_seats[p])
                     down = total - min(pips[w] for w in opp_seats[p])
                 else:
-                    up = spips[1 - mine]
-                    down = spips[mine]
+                    up = spips[1 - mine] + more
+                    down = spips[mine] + more
                 if up <= alpha:
                     return up
                 if -down >= beta:
@@ -526,12 +624,14 @@ class DealSolver:
                 lb = x & -x
                 x ^= lb
                 t = lb.bit_length() - 1
-                got = codes.get(bk | t) or moves_of(bd, t)
-                if first in got:
-                    mv.insert(0, first)
-                    mv.extend(c for c in got if c != first)
-                else:
-                    mv.extend(got)
+                mv += codes.get(bk | t) or moves_of(bd, t)
+            if len(mv) > 1:
+                # The kept best move first, then the moves that leave the next seat the
+                # fewest tiles to answer with, the heaviest tile first among equals.
+                hq = hands[nxt[p]]
+                mv.sort(key=lambda c: (c != first,
+                                       (hq & fitof[(c >> _TILE_BITS) & _BOARD_MASK]).bit_count(),
+                                       -PIPS[c & 31]))
             v = -_INF
             best = -1
             pt = pips[p]
@@ -638,7 +738,7 @@ class DealSolver:
         self._ab: Callable[[int, int, int, int, int, int, int], int] = ab
         self._fast = sides == 2 and not fives and not self.draws
         if self._fast:
-            self._ab_line = _line_search(rules, hands, pips, spips, tt, block_vec)
+            self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
         self._mx: Callable[[int, int, int, int, int], Outcome] = mx
 
 
@@ -675,13 +775,14 @@ _MOVES8 = tuple(tuple(ne << 5 | (i & 31) for ne in _line_children(i >> 5, i & 31
 _HEAVY_FIRST = [-PIPS[i & 31] * 64 - (i >> 5) if i & 31 < 28 else 0 for i in range(64 * 32)]
 
 
-def _line_search(rules: Rules, hands: list[int], pips: list[int], spips: list[int],
+def _line_search(rules: Rules, hands: list[int], spips: list[int],
                  tt: dict[int, tuple[int, int, int]],
                  block_vec: Callable[[int], Outcome]) -> Callable[[int, int, int, int, int], int]:
     """The margin search specialised for pass tables (the hot path of every 4-seat deal).
 
-    Same values as the general search; tiles never change hands, so the tiles still
-    held (``u``) key a position, and every turn passes to the other side.
+    Same values as the general search. Tiles never change hands, so the tiles still
+    held (``u``) key a position; every turn passes to the other side; ``spips`` holds
+    each side's pips. ``block_vec`` must read the hands (it is called with them set).
     """
     seats = rules.seats
     side = tuple(rules.side_of(s) for s in range(seats))
@@ -694,11 +795,24 @@ def _line_search(rules: Rules, hands: list[int], pips: list[int], spips: list[in
     counts_partner = rules.count_partner and seats > 2
     own = tuple(tuple(w for w in range(seats) if side[w] == side[s]) for s in range(seats))
     opp = tuple(tuple(w for w in range(seats) if side[w] != side[s]) for s in range(seats))
-    losers = tuple(rules.losers_of(s) for s in range(seats))
     fit8, moves8, pipt = _FIT8, _MOVES8, PIPS
     heavy_first = _HEAVY_FIRST.__getitem__
     tt_get = tt.get
     inf = _INF
+    # The moves of a seat on given ends, heaviest first, by (fitting tiles | ends << 28).
+    move_lists: dict[int, tuple[int, ...]] = {}
+
+    def moves(fit: int, e: int) -> tuple[int, ...]:
+        mv: list[int] = []
+        x = fit
+        eb = e << 5
+        while x:
+            lb = x & -x
+            x ^= lb
+            mv += moves8[eb | (lb.bit_length() - 1)]
+        mv.sort(key=heavy_first)
+        got = move_lists[fit | e << 28] = tuple(mv)
+        return got
 
     def ab(u: int, e: int, p: int, alpha: int, beta: int) -> int:
         fm = fit8[e]
@@ -709,8 +823,8 @@ def _line_search(rules: Rules, hands: list[int], pips: list[int], spips: list[in
         mine = side[p]
         if counts_partner:
             total = spips[0] + spips[1]
-            up = total - min(pips[w] for w in own[p])
-            down = total - min(pips[w] for w in opp[p])
+            up = total - min(_mask_pips(hands[w]) for w in own[p])
+            down = total - min(_mask_pips(hands[w]) for w in opp[p])
         else:
             up = spips[1 - mine]
             if not h & (h - 1):
@@ -724,17 +838,17 @@ def _line_search(rules: Rules, hands: list[int], pips: list[int], spips: list[in
             beta = up
         if -down > alpha:
             alpha = -down
-        mv: list[int] = []
-        x = fit
-        eb = e << 5
-        while x:
-            lb = x & -x
-            x ^= lb
-            mv += moves8[eb | (lb.bit_length() - 1)]
-        # A forced move is its child's value: no table entry is kept for it.
+        mv = move_lists.get(fit | e << 28) or moves(fit, e)
         many = len(mv) > 1
         if many:
-            mv.sort(key=heavy_first)
+            # Try first the moves that leave the next seat fewest tiles to answer with.
+            hq = hands[nxt[p]]
+            if len(mv) == 2:
+                c0, c1 = mv
+                if (hq & fit8[c1 >> 5]).bit_count() < (hq & fit8[c0 >> 5]).bit_count():
+                    mv = (c1, c0)
+            else:
+                mv = tuple(sorted(mv, key=lambda c: (hq & fit8[c >> 5]).bit_count()))
             key = u | e << 28 | seat_key[p]
             entry = tt_get(key)
             if entry is not None:
@@ -750,32 +864,34 @@ def _line_search(rules: Rules, hands: list[int], pips: list[int], spips: list[in
                 if hi < beta:
                     beta = hi
                 if mv[0] != first:
-                    mv.remove(first)
-                    mv.insert(0, first)
+                    mv = (first,) + tuple(c for c in mv if c != first)
             else:
                 lo, hi = -inf, inf
             a0, b0 = alpha, beta
         v = -inf
         best = -1
-        pt = pips[p]
         after = chain[p]
+        q1 = nxt[p]
         for code in mv:
             t = code & 31
-            ne = code >> 5
             lb = 1 << t
             nh = h ^ lb
-            nu = u ^ lb
             w = pipt[t]
             hands[p] = nh
-            pips[p] = pt - w
             spips[mine] -= w
             if not nh:
-                c = 0
-                for s in losers[p]:
-                    c += pips[s]
+                c = spips[0] + spips[1] if counts_partner else spips[1 - mine]
             else:
+                nu = u ^ lb
+                ne = code >> 5
                 fm = fit8[ne]
-                if not nu & fm:
+                hq = hands[q1]
+                if hq & fm:
+                    if hq & (hq - 1) or counts_partner:
+                        c = -ab(nu, ne, q1, -beta, -alpha)
+                    else:
+                        c = -spips[mine]  # the next seat goes out with its last tile
+                elif not nu & fm:
                     vec = block_vec(nu)
                     c = vec[mine] - vec[1 - mine]
                 else:
@@ -785,7 +901,6 @@ def _line_search(rules: Rules, hands: list[int], pips: list[int], spips: list[in
                                 nu, ne, q, -beta, -alpha)
                             break
             hands[p] = h
-            pips[p] = pt
             spips[mine] += w
             if c > v:
                 v = c
@@ -794,7 +909,7 @@ def _line_search(rules: Rules, hands: list[int], pips: list[int], spips: list[in
                     alpha = v
                     if alpha >= beta:
                         break
-        if many:
+        if many:  # a forced move is its child's value: nothing to keep
             if v <= a0:
                 tt[key] = (lo, v, best)
             elif v >= b0:

@@ -145,6 +145,9 @@ def _rank(tile: Tile) -> tuple[int, int, int]:
     return (1, tile.high, 0) if tile.is_double else (0, tile.pips, tile.high)
 
 
+_BY_RANK = sorted(ALL_TILES, key=_rank, reverse=True)
+
+
 def _where(st: State, tile: Tile) -> str:
     if st.table & tile.bit:
         return "it already lies on the table"
@@ -307,13 +310,15 @@ def _set_lead(st: State, ev: Dealt) -> None:
     if lead.seat is not None:
         st.to_move = st.leader = lead.seat
         return
-    best: Tile | None = None
-    holder: int | None = None
-    for s, hand in enumerate(ev.hands):
-        for tile in hand or ():
-            if best is None or _rank(tile) > _rank(best):
-                best, holder = tile, s
-    shown = mask_of(t for hand in ev.hands for t in hand or ())
+    # The best tile dealt and its holder (st.hands holds this deal's hands by now; ranks
+    # are distinct and a valid deal places each tile once).
+    dealt = 0
+    for h in st.hands:
+        dealt |= h
+    best = next((t for t in _BY_RANK if dealt & t.bit), None)
+    holder = None if best is None else next(
+        s for s, h in enumerate(st.hands) if h & best.bit)
+    shown = dealt
     if ev.stock is not None:
         shown |= mask_of(ev.stock)
     # With every hand shown, unlisted tiles are undealt (the stock is optional): only a
@@ -386,10 +391,11 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
     st.passes = 0
     st.drawn = None
     st.plays += 1
-    if st.rules.fives:
+    rules = st.rules
+    if rules.fives:
         count = fives_count(st)
         if count > 0 and count % 5 == 0:
-            side = st.rules.side_of(seat)
+            side = rules.side_of(seat)
             st.scores[side] += count
             st.in_deal[side] += count
             ctx.out.append(FivesScored(deal=st.deal, seat=seat, points=count))
@@ -400,9 +406,12 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
         st.to_move = None
         score_deal(st, None, None, ctx.out, ctx.findings)
         return
-    rules = st.rules
     st.to_move = rules.next_seat(seat)
     if st.stock_left == 0 or not rules.draws:  # else a seat can still draw: no block
+        fits = st.fit_mask()
+        for h in hands:
+            if h & fits:
+                return  # a seat can play: no block (what _blocked finds first)
         _check_block(st, ctx)
 
 

@@ -6,7 +6,7 @@ from ledger.engine.state import DealResult, State
 from ledger.events import DealEndClaimed, DealScored, Event, MatchEnded
 from ledger.findings import Finding
 from ledger.rules.base import BlockView, DealRecap, Rules
-from ledger.tiles import tiles_of
+from ledger.tiles import pips_of, tiles_of
 
 
 def round_to_five(points: int) -> int:
@@ -54,7 +54,7 @@ def score_deal(st: State, index: int | None, claim: DealEndClaimed | None,
 
 
 def _result(kind: str, winner: int, losers: tuple[int, ...], st: State) -> DealResult:
-    points = sum(t.pips for s in losers for t in tiles_of(st.hands[s]))
+    points = sum(pips_of(st.hands[s]) for s in losers)
     if st.rules.fives:
         points = round_to_five(points)
     return DealResult(kind, winner, points)
@@ -66,8 +66,7 @@ def _record(st: State, result: DealResult, out: list[Event]) -> None:
     st.last_result = result
     if result.winner is not None:
         st.scores[rules.side_of(result.winner)] += result.points
-    pips = tuple(None if st.hidden[s] else sum(t.pips for t in tiles_of(st.hands[s]))
-                 for s in range(rules.seats))
+    pips = tuple(None if st.hidden[s] else pips_of(st.hands[s]) for s in range(rules.seats))
     out.append(DealScored(deal=st.deal, result=result.result,  # type: ignore[arg-type]
                           winner=result.winner, points=result.points,
                           scores=tuple(st.scores), leader=st.leader, pips=pips))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ledger.corrections import standing_dicts
 from ledger.exports.select import Criteria, Selected, SelectionError, from_record
 from ledger.formats.reader import parse_match
 from ledger.formats.wire import FORMAT
@@ -26,7 +27,8 @@ def _match_object(match: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str
         obj["source"] = match["source"]
     if match.get("started_at") is not None:
         obj["started_at"] = match["started_at"]
-    obj["events"] = [r["payload"] for r in rows if r["kind"] != "derived"]
+    # The corrected line: an export is the match as played, without undos (corrections.py).
+    obj["events"] = [r["payload"] for r in standing_dicts(rows) if r["kind"] != "derived"]
     return obj
 
 

@@ -133,50 +133,46 @@ _MOVE_CACHE_MAX = 8192
 
 def parse_event(obj: object, seats: int) -> Event:
     """One event object of the file, or ParseError."""
-    if type(obj) is dict and obj.get("at") is None:
-        kind = obj.get("type")
-        if kind == "play" or kind == "draw" or kind == "pass":
-            seat = obj.get("seat")
-            key: tuple[object, ...] | None = (kind, seat, obj.get("tile"), obj.get("end"))
-            try:
-                known = _MOVE_CACHE.get(key)  # type: ignore[arg-type]
-            except TypeError:  # a list or an object where a seat, tile or end goes
-                key = known = None
-            # The key's seat may be 1.0 or True where 1 was kept: only an int is a seat.
-            if known is not None and type(seat) is int and 0 <= seat < seats:
-                return known
-            event = _parse_event(obj, seats)
-            if key is not None and len(_MOVE_CACHE) < _MOVE_CACHE_MAX:
-                _MOVE_CACHE[key] = event
-            return event
-    return _parse_event(obj, seats)
+    events, errors = parse_events([obj], seats)
+    if errors:
+        raise errors[0][1]
+    event = events[0]
+    assert event is not None
+    return event
 
 
 def parse_events(objs: list[Any], seats: int
                  ) -> tuple[list[Event | None], list[tuple[int, ParseError]]]:
-    """Every event of a match, as ``parse_event`` reads each (``None`` where it cannot),
-    and the errors with their positions. The cache lookup is inlined: the reader's hot loop."""
+    """Every event of a match (``None`` where one cannot be read) and the errors, with
+    their positions: the reader's hot loop, so the move cache is looked up inline."""
     events: list[Event | None] = []
     errors: list[tuple[int, ParseError]] = []
     keep = events.append
     cache = _MOVE_CACHE
     for i, obj in enumerate(objs):
+        key: tuple[object, ...] | None = None
         if type(obj) is dict:
             kind = obj.get("type")
             if (kind == "play" or kind == "draw" or kind == "pass") and obj.get("at") is None:
                 seat = obj.get("seat")
+                key = (kind, seat, obj.get("tile"), obj.get("end"))
                 try:
-                    known = cache.get((kind, seat, obj.get("tile"), obj.get("end")))
-                except TypeError:
-                    known = None
+                    known = cache.get(key)
+                except TypeError:  # a list or an object where a seat, tile or end goes
+                    known = key = None
+                # The key's seat may be 1.0 or True where 1 was kept: only an int is a seat.
                 if known is not None and type(seat) is int and 0 <= seat < seats:
                     keep(known)
                     continue
         try:
-            keep(parse_event(obj, seats))
+            event = _parse_event(obj, seats)
         except ParseError as exc:
             keep(None)
             errors.append((i, exc))
+            continue
+        if key is not None and len(cache) < _MOVE_CACHE_MAX:
+            cache[key] = event
+        keep(event)
     return events, errors
 
 

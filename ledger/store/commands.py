@@ -75,6 +75,12 @@ def _errors() -> tuple[type[BaseException], ...]:
     return (StoreError, SQLAlchemyError)
 
 
+def _explain(exc: BaseException) -> str:
+    from ledger.store.db import explain
+
+    return explain(exc)
+
+
 def _fail(message: str) -> int:
     print(f"domino-ledger: {message}", file=sys.stderr)
     return EXIT_UNUSABLE
@@ -117,7 +123,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         with _ledger(args.db) as engine:
             return _import(engine, args)
     except _errors() as exc:
-        return _fail(str(getattr(exc, "message", exc)))
+        return _fail(_explain(exc))
     except KeyboardInterrupt:
         # Each match is its own transaction: what was stored is whole, the rest re-imports.
         return _fail("interrupted; the matches stored so far are complete, run the same "
@@ -219,7 +225,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 print(f"{checked} match(es) verified, {broken} broken")
             return code
     except _errors() as exc:
-        return _fail(str(getattr(exc, "message", exc)))
+        return _fail(_explain(exc))
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
@@ -238,7 +244,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
         print(f"rebuilt the read models of {count} match(es); {snaps} snapshot(s)")
         return EXIT_OK
     except _errors() as exc:
-        return _fail(str(getattr(exc, "message", exc)))
+        return _fail(_explain(exc))
 
 
 # --- db -----------------------------------------------------------------------------
@@ -271,7 +277,7 @@ def _migrate(args: argparse.Namespace, action: Any) -> int:
         finally:
             engine.dispose()
     except _errors() as exc:
-        return _fail(str(getattr(exc, "message", exc)))
+        return _fail(_explain(exc))
     head = db.head_revision()
     note = " (up to date)" if current == head else f" (latest is {head})"
     print(f"schema revision: {current or 'none'}{note}")

@@ -59,7 +59,12 @@ def make_engine(url: str | None = None) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database
         if database and database != ":memory:" and not database.startswith("file:"):
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(database).expanduser().parent
+            if url == default_url():
+                folder.mkdir(parents=True, exist_ok=True)
+            elif not folder.is_dir():
+                raise StoreError(f"cannot open the ledger {database}: the folder {folder} "
+                                 "does not exist")
         engine = create_engine(url, json_serializer=_json, json_deserializer=orjson.loads,
                                connect_args={"timeout": 60})
         _sqlite_setup(engine, in_memory=not database or database == ":memory:")
@@ -88,6 +93,18 @@ def _sqlite_setup(engine: Engine, in_memory: bool) -> None:
     def _begin(conn: Connection) -> None:
         mode = "IMMEDIATE" if conn.get_execution_options().get("ledger_write") else "DEFERRED"
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def explain(exc: BaseException) -> str:
+    """A database error as one plain sentence (no SQLAlchemy boilerplate)."""
+    from sqlalchemy.exc import DBAPIError
+
+    if isinstance(exc, StoreError):
+        return exc.message
+    if isinstance(exc, DBAPIError) and exc.orig is not None:
+        text = " ".join(str(exc.orig).split())
+        return f"the database refused: {text}"
+    return " ".join(str(exc).split())
 
 
 # --- sessions --------------------------------------------------------------------

@@ -6,19 +6,27 @@ A faulty match is stored as it was and flagged (``ok`` false, its findings);
 a match whose header cannot be read has nothing to store and is reported.
 A match already in the ledger (same canonical content) adds nothing.
 
-Files stream: one match is in memory at a time. Event rows go in with one
-bulk statement per match (``executemany`` on SQLite, ``COPY`` on
-PostgreSQL); hashes are computed here, in Python.
+Files stream: a match is in memory only between its line and its commit.
+Event rows go in with one bulk statement per match (``executemany`` on
+SQLite, ``COPY`` on PostgreSQL); hashes are computed here, in Python.
+
+Reading, auditing and hashing (``prepare``) need no database, so
+``import_file(..., jobs=N)`` runs them in N worker processes while this one
+only writes; a bounded queue keeps memory flat and the input order is kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import multiprocessing as mp
+import os
+import queue
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
@@ -26,31 +34,49 @@ from sqlmodel import Session
 from ledger.audit import AuditReport, audit_record
 from ledger.events import Event
 from ledger.findings import Finding
-from ledger.formats.reader import MatchRecord, read_matches
+from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.store.db import write_connection
 from ledger.store.hashing import canonical, content_hash, genesis
 from ledger.store.mapper import Header, Row, chain_rows, payload_of, unread_type
 from ledger.store.models import MATCHES
-from ledger.store.readmodels import compute, insert_model
+from ledger.store.readmodels import ReadModel, compute, insert_model
 
 _EVENT_COLUMNS = ("match_id", "seq", "recorded_index", "kind", "type", "payload",
                   "recorded_at", "prev_hash", "hash")
 _SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
                   f"VALUES ({', '.join('?' * len(_EVENT_COLUMNS))})")
 _PG_COPY = f"COPY events ({', '.join(_EVENT_COLUMNS)}) FROM STDIN"
+QUEUE_SIZE = 32  # prepared matches waiting per worker: what bounds memory
 
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """A match ready to store: everything computed, nothing written."""
+    """A match ready to store: everything computed, nothing written (plain, picklable data)."""
 
     header: Header
     content_hash: bytes
     rows: list[Row]
-    report: AuditReport
-    derived: list[tuple[int, Event]]
+    model: ReadModel  # for match id 0: ``for_match`` gives the real one
+    ok: bool
+    complete: bool
+    errors: int
+    findings: list[dict[str, Any]]
     recorded: int
-    imported_from: str
+    index: int
+    path: str
+    line: int | None
+    source: object
+
+    @property
+    def where(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Rows cross to the writing process as plain tuples: a named tuple costs three
+        # times as much to unpickle. The writer reads them by position only.
+        fields = [getattr(self, f) for f in self.__dataclass_fields__]
+        fields[2] = [tuple(r) for r in self.rows]
+        return (Prepared, tuple(fields))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +103,21 @@ class Imported:
         return out
 
 
+def safe_audit(record: MatchRecord) -> AuditReport:
+    """The audit of a record; a crash of the auditor becomes a finding and the match is kept."""
+    try:
+        return audit_record(record)
+    except Exception as exc:  # one match must not stop the import of the others
+        return AuditReport(match=record.index, source=record.source, path=record.path,
+                           line=record.line, findings=list(record.problems) + [Finding(
+                               None, "error", "internal-error",
+                               f"the auditor failed on this match ({type(exc).__name__}: "
+                               f"{exc}); this is a bug in domino-ledger, please report it")])
+
+
 def prepare(record: MatchRecord, report: AuditReport | None = None,
             now: datetime | None = None) -> Prepared | None:
-    """Audit a record and compute its rows; None when its header cannot be read."""
+    """Audit a record and compute its rows and read model; None if its header is unreadable."""
     if record.header is None or record.raw is None:
         return None
     if report is None:
@@ -89,7 +127,7 @@ def prepare(record: MatchRecord, report: AuditReport | None = None,
     raw_events = record.raw["events"]
     items: list[tuple[int, str, str, str]] = []
     payloads: list[str] = []
-    derived_in_order: list[Event] = []
+    derived: list[Event] = []
     derived_all = report.derived
     for i, raw in enumerate(raw_events):
         ev = record.events[i]
@@ -103,25 +141,18 @@ def prepare(record: MatchRecord, report: AuditReport | None = None,
         if i < len(derived_all):
             for d in derived_all[i]:
                 items.append((i, "derived", d.TYPE, payload_of(d)))
-                derived_in_order.append(d)
+                derived.append(d)
     when = now or datetime.now(UTC).replace(tzinfo=None)
     rows = chain_rows(genesis(header_json), 0, when, items)
-    derived_seqs = [row.seq for row in rows if row.kind == "derived"]
-    return Prepared(header, content_hash(header_json, payloads), rows, report,
-                    list(zip(derived_seqs, derived_in_order, strict=True)), len(raw_events),
-                    record.where)
-
-
-def safe_audit(record: MatchRecord) -> AuditReport:
-    """The audit of a record; a crash of the auditor becomes a finding and the match is kept."""
-    try:
-        return audit_record(record)
-    except Exception as exc:  # one match must not stop the import of the others
-        return AuditReport(match=record.index, source=record.source, path=record.path,
-                           line=record.line, findings=list(record.problems) + [Finding(
-                               None, "error", "internal-error",
-                               f"the auditor failed on this match ({type(exc).__name__}: "
-                               f"{exc}); this is a bug in domino-ledger, please report it")])
+    seqs = [row.seq for row in rows if row.kind == "derived"]
+    ok = report.ok
+    last_seq, head = (rows[-1].seq, rows[-1].hash) if rows else (-1, genesis(header_json))
+    model = compute(0, header, ok, len(raw_events), last_seq, head,
+                    zip(seqs, derived, strict=True))
+    findings = [f.to_dict() for f in report.findings]
+    return Prepared(header, content_hash(header_json, payloads), rows, model, ok,
+                    report.complete, len(report.errors), findings, len(raw_events),
+                    record.index, record.path, record.line, record.source)
 
 
 def find(conn: Connection, digest: bytes) -> int | None:
@@ -129,38 +160,33 @@ def find(conn: Connection, digest: bytes) -> int | None:
     return None if found is None else int(found.id)
 
 
+def _insert_new(conn: Connection, values: dict[str, Any]) -> int | None:
+    """Insert a match row unless its content is stored already (then None)."""
+    dialect: Any = postgresql if conn.dialect.name == "postgresql" else sqlite
+    stmt = (dialect.insert(MATCHES).values(values)
+            .on_conflict_do_nothing(index_elements=[MATCHES.c.content_hash])
+            .returning(MATCHES.c.id))
+    got = conn.execute(stmt).scalar()
+    return None if got is None else int(got)
+
+
 def store(session: Session, prep: Prepared) -> tuple[int, bool]:
     """Write one prepared match in one transaction: (ledger id, whether it is new)."""
     conn = write_connection(session)
-    existing = find(conn, prep.content_hash)
-    if existing is not None:
-        session.rollback()
-        return existing, False
-    report = prep.report
-    findings = [f.to_dict() for f in report.findings]
-    errors = len(report.errors)
+    now = prep.rows[0][5] if prep.rows else datetime.now(UTC).replace(tzinfo=None)
     values = {**prep.header.columns(), "origin": "import", "content_hash": prep.content_hash,
-              "status": "complete" if report.complete else "incomplete", "ok": report.ok,
-              "errors": errors, "warnings": len(findings) - errors, "findings": findings,
-              "imported_from": prep.imported_from, "created_at": prep.rows[0].recorded_at
-              if prep.rows else datetime.now(UTC).replace(tzinfo=None)}
-    try:
-        match_id = int(conn.execute(insert(MATCHES).returning(MATCHES.c.id), [values])
-                       .scalar_one())
-    except IntegrityError:
-        # Another import stored the same match since we looked: it is not new.
+              "status": "complete" if prep.complete else "incomplete", "ok": prep.ok,
+              "errors": prep.errors, "warnings": len(prep.findings) - prep.errors,
+              "findings": prep.findings, "imported_from": prep.where, "created_at": now}
+    match_id = _insert_new(conn, values)
+    if match_id is None:  # stored before (or just now, by another import)
+        existing = find(conn, prep.content_hash)
         session.rollback()
-        existing = find(session.connection(), prep.content_hash)
-        session.rollback()
-        if existing is None:
-            raise
+        assert existing is not None
         return existing, False
     if prep.rows:
         insert_rows(conn, match_id, prep.rows)
-        last = prep.rows[-1]
-        model = compute(match_id, prep.header, report.ok, prep.recorded, last.seq, last.hash,
-                        prep.derived)
-        insert_model(conn, model)
+        insert_model(conn, prep.model.for_match(match_id))
     session.commit()
     return match_id, True
 
@@ -182,9 +208,8 @@ def _insert_rows(conn: Connection, match_id: int, rows: Iterable[Row]) -> None:
 
         pg = cast(psycopg.Connection[Any], dbapi)
         with pg.cursor() as cur, cur.copy(_PG_COPY) as copy:
-            for r in rows:
-                copy.write_row((match_id, r.seq, r.recorded_index, r.kind, r.type, r.payload,
-                                r.recorded_at, r.prev_hash, r.hash))
+            for r in rows:  # by position: rows may be plain tuples (see Prepared)
+                copy.write_row((match_id, *r))
         return
     lite = dbapi.cursor()
     try:
@@ -196,43 +221,136 @@ def _insert_rows(conn: Connection, match_id: int, rows: Iterable[Row]) -> None:
 def _sqlite_rows(match_id: int, rows: Iterable[Row]) -> Iterator[tuple[object, ...]]:
     when: datetime | None = None
     text = ""
-    for r in rows:
-        if r.recorded_at is not when:  # one time per transaction: format it once
-            when = r.recorded_at
+    for seq, index, kind, type_, payload, recorded_at, prev, digest in rows:
+        if recorded_at is not when:  # one time per transaction: format it once
+            when = recorded_at
             # The text format SQLAlchemy's SQLite DateTime reads back.
             text = when.strftime("%Y-%m-%d %H:%M:%S.%f")
-        yield (match_id, r.seq, r.recorded_index, r.kind, r.type, r.payload, text,
-               r.prev_hash, r.hash)
+        yield (match_id, seq, index, kind, type_, payload, text, prev, digest)
+
+
+# --- the import loop -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Unstorable:
+    """A record with nothing to store (its header cannot be read)."""
+
+    index: int
+    path: str
+    line: int | None
+    source: object
+    problems: tuple[dict[str, object], ...]
+
+    @classmethod
+    def of(cls, record: MatchRecord) -> Unstorable:
+        return cls(record.index, record.path, record.line, record.source,
+                   tuple(f.to_dict() for f in record.problems))
+
+
+Item = Prepared | Unstorable
+
+
+def _item(record: MatchRecord) -> Item:
+    prep = prepare(record)
+    return Unstorable.of(record) if prep is None else prep
+
+
+def _stored(session: Session, item: Item) -> Imported:
+    if isinstance(item, Unstorable):
+        error = str(item.problems[0]["message"]) if item.problems else "no header"
+        return Imported(item.index, item.path, item.line, None, False, False, item.source,
+                        error=error, findings=item.problems)
+    match_id, new = store(session, item)
+    return Imported(item.index, item.path, item.line, match_id, new, item.ok, item.source,
+                    item.recorded, findings=tuple(item.findings))
 
 
 def import_records(session: Session, records: Iterable[MatchRecord]) -> Iterator[Imported]:
     """Audit and store each record in its own transaction; yield what became of it."""
     for record in records:
-        prep = prepare(record)
-        if prep is None:
-            problem = record.problems[0].message if record.problems else "no header"
-            yield Imported(record.index, record.path, record.line, None, False, False,
-                           record.source, error=problem,
-                           findings=tuple(f.to_dict() for f in record.problems))
-            continue
-        match_id, new = store(session, prep)
-        yield Imported(record.index, record.path, record.line, match_id, new, prep.report.ok,
-                       record.source, prep.recorded,
-                       findings=tuple(f.to_dict() for f in prep.report.findings))
+        yield _stored(session, _item(record))
 
 
-def import_file(session: Session, path: str,
-                on_record: Callable[[MatchRecord], None] | None = None) -> Iterator[Imported]:
-    """Every match of one file (ReadError if the file cannot be read at all)."""
-    records: Iterable[MatchRecord] = read_matches(path)
-    if on_record is not None:
-        records = _tap(records, on_record)
-    yield from import_records(session, records)
+def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported]:
+    """Every match of one file, in order (ReadError if the file cannot be read at all).
+
+    ``jobs`` worker processes read, audit and hash while this process writes;
+    0 does everything here.
+    """
+    if jobs <= 0:
+        yield from import_records(session, read_matches(path))
+        return
+    for item in _prepared_in_workers(path, jobs):
+        yield _stored(session, item)
 
 
-def _tap(records: Iterable[MatchRecord], fn: Callable[[MatchRecord], None]
-         ) -> Iterator[MatchRecord]:
-    for r in records:
-        fn(r)
-        yield r
+# --- worker processes ----------------------------------------------------------------
 
+
+def _worker(path: str, jobs: int, k: int, out: Any, parent: int) -> None:
+    """Prepare every ``jobs``-th match of the file, from the ``k``-th on."""
+
+    def put(message: tuple[str, object]) -> bool:
+        while True:
+            try:
+                out.put(message, timeout=0.5)
+                return True
+            except queue.Full:
+                if os.getppid() != parent:  # the importer is gone (killed): stop, don't hang
+                    return False
+
+    try:
+        # Every worker reads the whole file and counts its matches the same way.
+        for n, record in enumerate(read_matches(path)):
+            if n % jobs == k and not put(("item", _item(record))):
+                return
+    except ReadError as exc:
+        put(("read-error", str(exc)))
+        return
+    except BaseException as exc:
+        put(("crash", f"{type(exc).__name__}: {exc}"))
+        return
+    put(("end", None))
+
+
+def _prepared_in_workers(path: str, jobs: int) -> Iterator[Item]:
+    ctx = mp.get_context("spawn")  # no fork: the caller may hold threads and connections
+    queues = [ctx.Queue(maxsize=QUEUE_SIZE) for _ in range(jobs)]
+    workers = [ctx.Process(target=_worker, args=(path, jobs, k, q, os.getpid()), daemon=True)
+               for k, q in enumerate(queues)]
+    for w in workers:
+        w.start()
+    try:
+        done = 0
+        n = 0
+        while done < jobs:
+            kind, value = _get(queues[n % jobs], workers[n % jobs])
+            if kind == "end":
+                done += 1  # matches go round the workers: the first to end ends them all
+                n += 1
+                continue
+            if kind == "read-error":
+                raise ReadError(str(value))
+            if kind == "crash":
+                raise RuntimeError(f"an import worker failed on {path}: {value}")
+            yield cast(Item, value)
+            n += 1
+    finally:
+        for w in workers:
+            if w.is_alive():
+                w.terminate()
+            w.join(timeout=10)
+        for q in queues:
+            q.close()
+            q.join_thread()
+
+
+def _get(q: Any, worker: Any) -> tuple[str, object]:
+    while True:
+        try:
+            return cast(tuple[str, object], q.get(timeout=1))
+        except queue.Empty:
+            if not worker.is_alive():
+                return ("crash", f"the worker process ended unexpectedly "
+                                 f"(exit code {worker.exitcode})")

@@ -19,10 +19,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from ledger.corrections import UNDO, CorrectionError, Undo, check_undo, is_undo, parse_undo
 from ledger.engine import step
 from ledger.events import Dealt, Event
 from ledger.findings import Finding, IllegalEvent
@@ -34,7 +35,7 @@ from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
 from ledger.store.hashing import genesis
 from ledger.store.importer import insert_rows
 from ledger.store.mapper import Header, chain_rows, payload_of
-from ledger.store.models import EVENTS, MATCHES
+from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import load, replace_model, stored
 
 
@@ -114,16 +115,21 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     if m.origin != "live":
         raise MatchClosed(f"match {match_id} was imported from a file; only live matches "
                           "take new events")
-    last = conn.execute(select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.hash)
+    last = conn.execute(select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.type,
+                               EVENTS.c.hash)
                         .where(EVENTS.c.match_id == match_id)
                         .order_by(EVENTS.c.seq.desc()).limit(1)).one_or_none()
     header = Header.of_row(m)
     seq = 0 if last is None else last.seq + 1
-    index = 0 if last is None else last.recorded_index + 1
+    # Events are numbered along the corrected line: after the undo of event k, the
+    # next event is event k again (ledger/corrections.py).
+    index = 0 if last is None else last.recorded_index + (last.type != UNDO)
     if expected_seq is not None and expected_seq != seq:
         raise Conflict(f"match {match_id} is at sequence number {seq}, not {expected_seq}: "
                        "someone appended first; re-read it and retry", seq)
     ev = _event(event, len(header.seats), index)
+    if isinstance(ev, Undo):
+        return _undo(session, m, header, ev, seq, index, last)
     state = snapshots.state_at(conn, match_id)
     assert state is not None
     result = step(state, ev, index)
@@ -153,11 +159,42 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
                     tuple(_wire(r.payload) for r in rows[1:]), tuple(warnings), status)
 
 
+def _undo(session: Session, m: Any, header: Header, ev: Undo, seq: int, index: int,
+          last: Any) -> Appended:
+    """Store an undo: it takes back the last event standing (ledger/corrections.py)."""
+    try:
+        check_undo(ev.event, index)
+    except CorrectionError as exc:
+        raise BadInput(exc.code, exc.message) from None
+    conn = write_connection(session)
+    rows = chain_rows(last.hash, seq, _now(), [(ev.event, "recorded", UNDO, payload_of(ev))])
+    insert_rows(conn, m.id, rows)
+    # A snapshot of an undone deal no longer lies on the corrected line.
+    conn.execute(delete(SNAPSHOTS).where(SNAPSHOTS.c.match_id == m.id,
+                                         SNAPSHOTS.c.recorded_index >= ev.event))
+    state = snapshots.state_at(conn, m.id)
+    assert state is not None
+    status = "complete" if state.phase == "ended" else "recording"
+    if status != m.status:
+        conn.execute(update(MATCHES).where(MATCHES.c.id == m.id).values(status=status))
+    old = stored(conn, m.id, header, m.ok)
+    new = load(conn, m.id)
+    assert new is not None
+    replace_model(conn, old, new)
+    session.commit()
+    return Appended(m.id, seq, ev.event, seq + 1, _wire(rows[0].payload), (), (), status)
+
+
 def _event(event: Mapping[str, Any] | Event, seats: int, index: int) -> Event:
     if isinstance(event, Event):
         if event.DERIVED:
             raise BadInput("bad-event", f"{event.TYPE} is derived by the rules, not recorded")
         return event
+    if is_undo(event):
+        try:
+            return parse_undo(event, index)
+        except CorrectionError as exc:
+            raise BadInput(exc.code, exc.message) from None
     try:
         return parse_event(dict(event), seats)
     except ParseError as exc:

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import delete, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 
+from ledger.corrections import UNDO, standing_rows
 from ledger.events import DealScored, Event, FivesScored, MatchEnded
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
@@ -48,6 +49,11 @@ class ReadModel:
     summary: dict[str, Any]
     deals: list[dict[str, Any]] = field(default_factory=list)
     totals: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def for_match(self, match_id: int) -> ReadModel:
+        """The same model for the id the database gave (computed before it had one)."""
+        return ReadModel(match_id, {**self.summary, "match_id": match_id},
+                         [{**d, "match_id": match_id} for d in self.deals], self.totals)
 
 
 def compute(match_id: int, header: Header, ok: bool, events: int, last_seq: int,
@@ -136,7 +142,13 @@ def replace_model(conn: Connection, old: ReadModel | None, new: ReadModel) -> No
         return
     conn.execute(update(SUMMARIES).where(SUMMARIES.c.match_id == new.match_id)
                  .values(**{k: v for k, v in new.summary.items() if k != "match_id"}))
-    known = {d["deal"] for d in old.deals}
+    # A deal row whose scoring was taken back (an undo) goes; its deal may be scored anew.
+    seqs = {d["deal"]: d["seq"] for d in new.deals}
+    gone = [d["deal"] for d in old.deals if seqs.get(d["deal"]) != d["seq"]]
+    if gone:
+        conn.execute(delete(DEAL_ROWS).where(DEAL_ROWS.c.match_id == new.match_id,
+                                             DEAL_ROWS.c.deal.in_(gone)))
+    known = {d["deal"] for d in old.deals} - set(gone)
     fresh = [d for d in new.deals if d["deal"] not in known]
     if fresh:
         conn.execute(insert(DEAL_ROWS), fresh)
@@ -170,11 +182,15 @@ def _from_events(conn: Connection, m: Any) -> ReadModel | None:
     count = conn.execute(
         text("SELECT count(*) FROM events WHERE match_id = :m AND kind <> 'derived'"),
         {"m": m.id}).scalar_one()
-    derived = [(r.seq, ev) for r in conn.execute(
-        select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.payload)
-        .where(EVENTS.c.match_id == m.id, EVENTS.c.kind == "derived")
-        .order_by(EVENTS.c.seq))
-        if (ev := event_of(r.kind, r.payload, len(header.seats))) is not None]
+    # The undos too: what the rules derived from an event taken back does not count.
+    derived = [(r.seq, ev) for r in standing_rows(list(conn.execute(
+        select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
+               EVENTS.c.payload)
+        .where(EVENTS.c.match_id == m.id,
+               or_(EVENTS.c.kind == "derived", EVENTS.c.type == UNDO))
+        .order_by(EVENTS.c.seq))))
+        if r.kind == "derived"
+        and (ev := event_of(r.kind, r.payload, len(header.seats))) is not None]
     return compute(m.id, header, m.ok, count, stats.seq, stats.hash, derived)
 
 

@@ -19,6 +19,7 @@ import orjson
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
+from ledger.corrections import standing_rows
 from ledger.engine.fold import advance
 from ledger.engine.state import DealResult, State
 from ledger.events import Dealt, Event
@@ -128,13 +129,14 @@ def fold_rows(rules: Rules, rows: Rows, start: State | None = None, after: int =
 
 def _recorded(conn: Connection, match_id: int, seats: int, since: int = 0) -> list[
         tuple[int, int, Event | None, bool]]:
-    """The recorded (and unread) rows from seq ``since`` on."""
+    """The recorded (and unread) rows from seq ``since`` on that stand (undos applied)."""
     return [(r.seq, r.recorded_index, event_of(r.kind, r.payload, seats),
              r.kind == "unread" and unread_stops(r.payload, seats))
-            for r in conn.execute(
-                select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.payload)
+            for r in standing_rows(list(conn.execute(
+                select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
+                       EVENTS.c.payload)
                 .where(EVENTS.c.match_id == match_id, EVENTS.c.kind != "derived",
-                       EVENTS.c.seq >= since).order_by(EVENTS.c.seq))]
+                       EVENTS.c.seq >= since).order_by(EVENTS.c.seq))))]
 
 
 def _match(conn: Connection, match_id: int) -> tuple[Header, str, Rules | None]:

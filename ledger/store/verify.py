@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from ledger.engine import new_state, step
+from ledger.corrections import UNDO, Undo
+from ledger.engine import State, new_state, step
 from ledger.formats.reader import parse_match
 from ledger.rules import make_rules
 from ledger.store.hashing import content_hash, event_hash, genesis, stamp
@@ -148,9 +150,19 @@ def _live_fold(header: Header, rows: list[Any]) -> tuple[list[tuple[int, int, st
     out: list[tuple[int, int, str, str, str]] = []
     findings: list[dict[str, object]] = []
     seq = 0
+    before: list[State] = []  # the state before each event standing (what an undo restores)
     for r in rows:
         if r.kind == "derived":
             continue
+        if r.type == UNDO and r.kind == "recorded":
+            # An undo takes back the last event standing: ledger/corrections.py.
+            undo = Undo(event=len(before) - 1, at=orjson.loads(r.payload).get("at"))
+            out.append((seq, undo.event, "recorded", UNDO, payload_of(undo)))
+            seq += 1
+            if before:
+                state = before.pop()
+            continue
+        before.append(state)
         ev = event_of(r.kind, r.payload, len(header.seats))
         assert ev is not None
         result = step(state, ev, r.recorded_index)

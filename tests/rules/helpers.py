@@ -200,8 +200,13 @@ class Run:
 
     @property
     def deals(self) -> list[tuple[str, int | None, int]]:
-        return [(str(d["result"]), d["winner"], d["points"])  # type: ignore[misc]
-                for d in self.report.deals]
+        out = []
+        for d in self.report.deals:
+            winner, points = d["winner"], d["points"]
+            assert winner is None or isinstance(winner, int)
+            assert isinstance(points, int)
+            out.append((str(d["result"]), winner, points))
+        return out
 
     @property
     def fives(self) -> list[tuple[int, int, int]]:

@@ -93,6 +93,16 @@ OUT_R2 = Scenario(
     "1:33l 2:64r 3:40r 0:pass 1:10r 2:21r 3:30l 0:22r 1:42r 2:50l 3:51l 0:11l 1:pass 2:41r",
 )
 
+# OUT_R2 gives seat 0 four doubles (a Selminha redeal); this one does not. r2 goes out;
+# r0 passes with ends 6 and 4 holding 53 51 31 30, r1 with ends 1 and 4 holding 55 50 33,
+# and again with ends 3 and 2 holding 55 50. Left: r0 53 (8), r1 55 50 (15), r3 00 (0).
+OUT_R2B = Scenario(
+    ("66 60 53 51 42 31 30", "65 61 55 50 43 33 22", "54 44 41 40 32 21 20",
+     "64 63 62 52 11 10 00"),
+    "0:66 1:65r 2:54r 3:64l 0:42r 1:22r 2:44l 3:62r 0:60r 1:43l 2:40r 3:63l 0:pass 1:61l "
+    "2:21l 3:52l 0:51l 1:pass 2:41r 3:11r 0:31r 1:33r 2:32r 3:10l 0:30l 1:pass 2:20r",
+)
+
 # --- two seats with a stock of 14 -----------------------------------------------------
 
 # 4-4 is the highest double dealt (66 55 33 are in the stock): seat 0 opens. Seat 0
@@ -174,3 +184,68 @@ ARAB_OUT_OTHER = Scenario(
     ("63 60 42 32 22 21 11", "66 64 62 61 55 41 00"),
     "1:66 0:63l 1:62r 0:22r 1:pass 0:32l 1:pass 0:21r 1:61r 0:60r 1:00r 0:42l 1:41l 0:11l",
 )
+
+# --- Sahrat Fives, two seats ------------------------------------------------------------
+
+# Seat 0 holds 5-5, the highest double dealt (6-6 is in the stock); seat 1's seventh
+# tile is left open (``x``): seat 1 never draws or passes, so any free tile will do.
+# Open ends after each play, and the count (a double at an end counts both halves; the
+# spinner 5-5 counts 10 while one of its sides is bare, nothing after; an empty up or
+# down arm adds nothing):
+#  1 0:55   spinner alone                 10 -> seat 0 scores 10
+#  2 1:51l  L1 + spinner 10                11
+#  3 0:54r  L1 R4, both sides covered       5 -> seat 0 scores 5 (up and down open, bare)
+#  4 1:11l  L1-1 (2) R4                     6
+#  5 0:44r  L1-1 (2) R4-4 (8)              10 -> seat 0 scores 10
+#  6 1:50u  2 + 8 + U0                     10 -> seat 1 scores 10
+#  7 0:53d  2 + 8 + 0 + D3                 13
+#  8 1:32d  2 + 8 + 0 + D2                 12
+#  9 0:30u  2 + 8 + U3 + 2                 15 -> seat 0 scores 15
+# 10 1:22d  2 + 8 + 3 + D2-2 (4)           17
+# 11 0:64r  2 + R6 + 3 + 4                 15 -> seat 0 scores 15
+# 12 1:62r  2 + R2 + 3 + 4                 11
+# 13 0:61l  L6 + 2 + 3 + 4                 15 -> seat 0 scores 15 and is out
+# In-deal: seat 0 70, seat 1 10. Seat 0 then scores seat 1's last tile, rounded to 5.
+FIVES_SCRIPT = ("0:55 1:51l 0:54r 1:11l 0:44r 1:50u 0:53d 1:32d 0:30u 1:22d 0:64r 1:62r "
+                "0:61l")
+FIVES_COUNTS = [(1, 0, 10), (3, 0, 5), (5, 0, 10), (6, 1, 10), (9, 0, 15), (11, 0, 15),
+                (13, 0, 15)]
+
+
+def fives2(x: str) -> Scenario:
+    return Scenario(("55 54 44 53 30 64 61", f"51 11 50 32 22 62 {x}"), FIVES_SCRIPT)
+
+
+# Seat 0 opens 5-5 (10), seat 1 lays 5-0 beside it (0 + 10 = 10); no later count is a
+# multiple of 5 (1 3 4 6 7 9 3 7 11 4 7), and seat 0 goes out leaving seat 1 only 1-0,
+# which rounds to 0: the deal ends 10 to 10.
+FIVES_EVEN = Scenario(
+    ("55 51 43 32 60 44 53", "50 31 20 64 54 41 10"),
+    "0:55 1:50l 0:51r 1:31r 0:43r 1:20l 0:32l 1:64r 0:60r 1:54u 0:44u 1:41u 0:53d",
+)
+
+# Four seats, Fives: the 6-line laid left of the spinner, r0 alone lowest (7):
+# r0 00 10 20 40 = 7, r1 55 54 44 53 = 35, r2 11 30 31 41 51 = 20, r3 22 32 42 52 33 = 28.
+FIVES_LOW_R0 = fives_line6(("00 10 20 40", "55 54 44 53", "11 30 31 41 51",
+                            "22 32 42 52 33"))
+
+# Three seats: seat 1 holds 6-6 and opens; seat 2 goes out; seat 0 keeps 5-5 (10),
+# seat 1 keeps 6-4 (10).
+OUT3 = Scenario(
+    ("63 61 55 42 22 11 10", "66 64 62 51 44 32 30", "65 54 53 52 50 43 20"),
+    "1:66 2:65l 0:63r 1:30r 2:53l 0:10r 1:32l 2:52l 0:11r 1:51r 2:54l 0:42l 1:62l 2:50r "
+    "0:61l 1:draw 1:41l 2:20r 0:22r 1:44l 2:43l",
+    stock="41 40 33 60 00 31 21",
+)
+
+# Arab block: seat 0 opens 6-6 and nobody holds another 6: blocked at once. Seat 0 keeps
+# 10 20 11 21 30 00 = 11, seat 1 55 44 33 54 53 43 52 = 55.
+ARAB_BLOCK_AT_ONCE = Scenario(("66 10 20 11 21 30 00", "55 44 33 54 53 43 52"), "0:66")
+
+# The same, both left with 38: seat 0 54 53 52 51 43 10, seat 1 55 44 33 42 32 30 00.
+ARAB_BLOCK_EVEN = Scenario(("66 54 53 52 51 43 10", "55 44 33 42 32 30 00"), "0:66")
+
+# 6-6, 6-3 left, 6-1 right: the ends are 3 and 1 and neither hand has a 3 or a 1.
+# Seat 0 keeps 00 20 22 40 42 = 16, seat 1 62 64 44 50 52 54 = 47.
+ARAB_BLOCK_PLAYED = Scenario(("66 61 00 20 22 40 42", "63 62 64 44 50 52 54"),
+                             "0:66 1:63l 0:61r")

@@ -16,6 +16,7 @@ from ledger.replay import (
     SeatOutOfRange,
     Snapshot,
     StepOutOfRange,
+    deals,
     frame,
     labels,
 )
@@ -245,3 +246,33 @@ def test_redeal_keeps_the_deal_number() -> None:
     got = labels(replay_of(obj))
     assert got[0].deal == got[1].deal == 1
     assert got[1].text.startswith("Reshuffled")
+
+
+def test_a_window_of_one_deal_gives_the_same_frames_and_labels() -> None:
+    obj = generate_match("sahrat-fives", 4, {}, seed=9)
+    full = replay_of(obj)
+    rec = parse_match(obj)
+    rules = make_rules("sahrat-fives", 4, {})
+    starts = [s - 1 for s in full.deal_starts()]
+    start, stop = starts[2], starts[3]
+    part = ReplayMatch.windowed(full.rules, full.seats, full.types, start,
+                                full.events[start:stop], full.findings, full.derived)
+    assert part.last_step == full.last_step and part.deal_starts() == full.deal_starts()
+    snap = Snapshot(start + 1, fold(rules, rec.events[:start + 1]))
+    for step in range(start + 1, stop + 1):
+        assert frame(part, step, 2, snapshot=snap) == frame(full, step, 2)
+    assert labels(part, start, stop) == labels(full)[start:stop]
+    with pytest.raises(ValueError, match="loaded"):
+        frame(part, starts[1] + 2, snapshot=snap)  # another deal: its events are not there
+
+
+def test_deal_lines_follow_the_derived_results() -> None:
+    obj = generate_match("domena", 2, {}, seed=4)
+    rm = replay_of(obj)
+    got = deals(rm)
+    report = audit_record(parse_match(obj))
+    assert [d.deal for d in got] == list(range(1, len(report.deals) + 1))
+    assert [d.first_step for d in got] == rm.deal_starts()
+    for line, deal in zip(got, report.deals, strict=True):
+        assert line.result is not None and f"+{deal['points']}" in line.result
+    assert got[-1].last_step == rm.last_step

@@ -15,7 +15,7 @@ from web.deps import ReadSession
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match, snapshot_for
 from web.templating import templates
 
-router = APIRouter()
+router = APIRouter(tags=["replay"])
 
 # Where each seat sits around the drawn table: seat 0 at the bottom, then
 # counter-clockwise ("to the right"), as the seeds pass the turn.

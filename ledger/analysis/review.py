@@ -1,0 +1,290 @@
+"""The review of a recorded match: best play at every step, and what each mistake cost.
+
+For each deal whose hands (and, on tables that draw, stock order) are known,
+``review_match`` gives the outcome under best play at the start and after every
+move, and at each decision (a move with a choice) the value of every legal
+alternative and the points the move played lost its side. Values are those of
+``DealSolver`` (its module doc says what "best play" means and how ties go).
+
+Per step, for the web: ``DealAnalyser`` answers one position at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.analysis.solver import DealSolver, NotAnalysable, Option, Outcome, worth
+from ledger.engine.fold import advance
+from ledger.engine.moves import Move, legal_moves
+from ledger.engine.state import State
+from ledger.events import Dealt, Drew, Event, Passed, Played
+from ledger.findings import Finding, Unreadable
+from ledger.formats.partial import rebuild_hands
+from ledger.rules.base import Rules
+from ledger.tiles import ALL_TILES, Tile, mask_of
+
+MOVE_EVENTS = (Played, Drew, Passed)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A move made with a choice: every legal alternative with its best-play outcome."""
+
+    event: int                      # index of the move in the match's events
+    seat: int
+    played: str                     # the move made, in ``Move`` text form
+    options: tuple[Option, ...]
+    best: Outcome                   # what best play from here gives
+    lost: int                       # what the move played cost its side (0: a best move)
+
+    @property
+    def outcome(self) -> Outcome:
+        """The outcome of best play after the move made."""
+        return next(o.outcome for o in self.options if str(o.move) == self.played)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "seat": self.seat,
+            "played": self.played,
+            "options": [{"move": str(o.move), "outcome": list(o.outcome)} for o in self.options],
+            "lost": self.lost,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The position after one recorded move of a deal, valued under best play."""
+
+    event: int
+    seat: int
+    move: str
+    outcome: Outcome                # best-play outcome from the position after the move
+    lost: int = 0                   # the points the move lost (a decision's ``lost``)
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    deal: int                       # 0-based, as in the audit's ``deals``
+    event: int                      # index of the deal's ``deal`` event
+    best: Outcome | None            # best play from the start of the deal
+    decisions: tuple[Decision, ...] = ()
+    steps: tuple[Step, ...] = ()
+    result: Outcome | None = None   # the points each side actually ended the deal with
+    note: str | None = None         # why the deal is not (or not fully) analysed
+    sides: int = 2
+
+    @property
+    def analysed(self) -> bool:
+        return self.best is not None
+
+    @property
+    def mistakes(self) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if d.lost > 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "deal": self.deal,
+            "best": None if self.best is None else list(self.best),
+            "decisions": [d.to_dict() for d in self.decisions],
+        }
+        if self.result is not None:
+            out["result"] = list(self.result)
+        if self.note is not None:
+            out["note"] = self.note
+        return out
+
+
+@dataclass
+class _Deal:
+    """A deal being reviewed while the match is folded."""
+
+    deal: int
+    event: int
+    start: State
+    solver: DealSolver | None
+    note: str | None
+    best: Outcome | None = None
+    decisions: list[Decision] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    stopped: bool = False
+
+
+def review_match(rules: Rules, events: Sequence[Event | None],
+                 deals: Sequence[int] | None = None) -> list[DealReview]:
+    """Every deal of the record reviewed (or only ``deals``, 0-based), in order."""
+    return list(iter_reviews(rules, events, deals))
+
+
+def iter_reviews(rules: Rules, events: Sequence[Event | None],
+                 deals: Sequence[int] | None = None) -> Iterator[DealReview]:
+    wanted = None if deals is None else set(deals)
+    rebuilt, _ = rebuild_hands(list(events))
+    st = State(rules)
+    work: _Deal | None = None
+    for i, ev in enumerate(rebuilt):
+        if ev is None:
+            if work is not None:
+                yield _close(work, st, f"event {i} cannot be read; the analysis stops there")
+                work = None
+            return
+        before = st.copy() if work is not None and isinstance(ev, MOVE_EVENTS) else None
+        if isinstance(ev, Dealt) and work is not None and st.phase == "playing" and not st.fresh:
+            yield _close(work, st, "a new deal started before this one ended")
+            work = None
+        out: list[Event] = []
+        findings: list[Finding] = []
+        try:
+            advance(st, ev, i, out, findings)
+        except Unreadable as exc:
+            if work is not None:
+                yield _close(work, st, f"event {i}: {exc.finding.message}; the analysis "
+                             "stops there")
+            return
+        if isinstance(ev, Dealt):
+            if work is not None and work.deal == st.deal:
+                work = None  # a redeal replaces the deal
+            if st.redeal_due or (wanted is not None and st.deal not in wanted):
+                continue
+            work = _open(st, i, rebuilt)
+            continue
+        if work is None or before is None or work.stopped:
+            if work is not None and st.phase != "playing" and not st.pending:
+                yield _close(work, st, None)
+                work = None
+            continue
+        assert isinstance(ev, MOVE_EVENTS)
+        _step(work, before, ev, i, st)
+        if st.phase != "playing" and not st.pending:
+            yield _close(work, st, None)
+            work = None
+    if work is not None:
+        yield _close(work, st, None if st.phase != "playing"
+                     else "the record stops before the deal ended")
+
+
+def _open(st: State, index: int, events: Sequence[Event | None]) -> _Deal:
+    """Start reviewing the deal just dealt (``st`` is the state after its ``deal`` event)."""
+    note = None
+    solver = None
+    if st.rules.draws and st.rules.stock_size and st.stock is None:
+        stock = _stock_from_draws(st, events, index)
+        if stock is not None:
+            st.stock = stock  # our own fold: the record's draws agree with it by construction
+    try:
+        solver = DealSolver(st)
+    except NotAnalysable as exc:
+        note = f"deal {st.deal + 1} cannot be analysed: {exc}"
+    work = _Deal(st.deal, index, st.copy(), solver, note)
+    if solver is not None and st.to_move is not None:
+        work.best = solver.outcome(st)
+    elif solver is not None:
+        work.note = f"deal {st.deal + 1} cannot be analysed: who leads is not known"
+        work.solver = None
+    return work
+
+
+def _stock_from_draws(st: State, events: Sequence[Event | None], index: int
+                      ) -> tuple[Tile, ...] | None:
+    """The stock's order when the record omits it: the draws it shows, then what is left.
+
+    Known only when at most one tile was never drawn.
+    """
+    drawn: list[Tile] = []
+    for ev in events[index + 1:]:
+        if isinstance(ev, Dealt):
+            break
+        if isinstance(ev, Drew):
+            if ev.tile is None:
+                return None
+            drawn.append(ev.tile)
+    held = mask_of(drawn)
+    for h in st.hands:
+        held |= h
+    rest = [t for t in ALL_TILES if not held & t.bit]
+    if len(drawn) + len(rest) != st.rules.stock_size or len(rest) > 1:
+        return None
+    return tuple(drawn + rest)
+
+
+def recorded_move(before: State, ev: Played | Drew | Passed) -> Move | None:
+    """The legal move a recorded event made at ``before``, or None if it made none."""
+    for move in legal_moves(before):
+        if isinstance(ev, Played):
+            if move.kind == "play" and move.tile is ev.tile and (
+                    ev.end is None or move.end is None or move.end == ev.end):
+                return move
+        elif isinstance(ev, Drew):
+            if move.kind == "draw":
+                return move
+        elif move.kind == "pass":
+            return move
+    return None
+
+
+def _step(work: _Deal, before: State, ev: Played | Drew | Passed, index: int,
+          after: State) -> None:
+    solver = work.solver
+    if solver is None:
+        return
+    move = recorded_move(before, ev)
+    seat = ev.seat
+    if move is None:
+        work.note = (f"event {index}: seat {seat}'s {ev.TYPE} is not a legal move; the "
+                     "analysis of this deal stops there")
+        work.stopped = True
+        return
+    moves = legal_moves(before)
+    lost = 0
+    if len(moves) > 1:
+        options = tuple(solver.options(before))
+        best = solver.best_of(before, options)
+        played = next(o.outcome for o in options if o.move == move)
+        side = before.rules.side_of(seat)
+        lost = worth(before.rules, best, side) - worth(before.rules, played, side)
+        work.decisions.append(Decision(index, seat, str(move), options, best, lost))
+    work.steps.append(Step(index, seat, str(move), solver.outcome(after), lost))
+
+
+def _close(work: _Deal, st: State, note: str | None) -> DealReview:
+    result = None
+    if st.deal == work.deal and st.phase != "playing" and st.last_result is not None:
+        vec = list(st.in_deal)
+        res = st.last_result
+        if res.winner is not None:
+            vec[st.rules.side_of(res.winner)] += res.points
+        result = tuple(vec)
+    return DealReview(
+        deal=work.deal, event=work.event, best=work.best if work.solver else None,
+        decisions=tuple(work.decisions), steps=tuple(work.steps), result=result,
+        note=work.note or note, sides=st.rules.sides)
+
+
+class DealAnalyser:
+    """One deal, one position at a time (for a replay that asks step by step).
+
+    ``start`` is the engine state just after the deal's ``deal`` event. Positions are
+    engine states of that deal; all share one transposition table.
+    """
+
+    def __init__(self, start: State) -> None:
+        self.solver = DealSolver(start)
+        self.rules = start.rules
+
+    def outcome(self, st: State) -> Outcome:
+        return self.solver.outcome(st)
+
+    def options(self, st: State) -> list[Option]:
+        return self.solver.options(st)
+
+    def lost(self, st: State, move: Move) -> int:
+        """The points ``move`` at ``st`` costs the side to move against best play."""
+        seat = st.to_move
+        assert seat is not None
+        options = self.solver.options(st)
+        best = self.solver.best_of(st, options)
+        played = next(o.outcome for o in options if o.move == move)
+        side = self.rules.side_of(seat)
+        return worth(self.rules, best, side) - worth(self.rules, played, side)
