@@ -102,23 +102,26 @@ class ReplayMatch:
         return [i + 1 for i, t in enumerate(self.types) if t == "deal"]
 
     def deal_span(self, step: int) -> tuple[int, int]:
-        """Event indexes ``[start, stop)`` of the deal on the table at ``step``.
+        return deal_span(self.types, step)
 
-        ``start`` is its deal event (0 before the first deal), ``stop`` the next deal
-        event or the end of the record.
-        """
-        types = self.types
-        start = 0
-        for i in range(min(step, len(types)) - 1, -1, -1):
-            if types[i] == "deal":
-                start = i
-                break
-        stop = len(types)
-        for i in range(max(step, start + 1), len(types)):
-            if types[i] == "deal":
-                stop = i
-                break
-        return start, stop
+
+def deal_span(types: Sequence[str], step: int) -> tuple[int, int]:
+    """Event indexes ``[start, stop)`` of the deal on the table at ``step``.
+
+    ``types`` are the events' wire types. ``start`` is the deal's deal event (0
+    before the first deal), ``stop`` the next deal event or the end of the record.
+    """
+    start = 0
+    for i in range(min(step, len(types)) - 1, -1, -1):
+        if types[i] == "deal":
+            start = i
+            break
+    stop = len(types)
+    for i in range(max(step, start + 1), len(types)):
+        if types[i] == "deal":
+            stop = i
+            break
+    return start, stop
 
 
 @dataclass(frozen=True, slots=True)
@@ -723,5 +726,5 @@ def _derived_text(match: ReplayMatch, ev: Event) -> str:
 
 __all__ = [
     "Board", "Box", "DealLine", "EventLabel", "Frame", "HandView", "PlacedTile", "ReplayMatch",
-    "SeatOutOfRange", "Snapshot", "StepOutOfRange", "deals", "frame", "labels",
+    "SeatOutOfRange", "Snapshot", "StepOutOfRange", "deal_span", "deals", "frame", "labels",
 ]

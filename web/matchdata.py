@@ -19,7 +19,7 @@ from ledger.corrections import standing_rows
 from ledger.events import Event
 from ledger.findings import Finding
 from ledger.formats.wire import MatchHeader
-from ledger.replay import ReplayMatch, Snapshot
+from ledger.replay import ReplayMatch, Snapshot, deal_span
 from ledger.rules.base import Rules
 from ledger.scoresheet import ScoreSheet, build_sheet
 from ledger.store.errors import MatchNotFound
@@ -46,9 +46,10 @@ class StoredMatch:
     findings: tuple[Finding, ...]
     created_at: datetime
     imported_from: str | None
-    events: tuple[Event | None, ...]
+    types: tuple[str, ...]       # each recorded event's type ("" for an unreadable one)
     derived: tuple[tuple[Event, ...], ...]
     replay: ReplayMatch | None   # None when the table has no rules (an unknown preset)
+    snapshot: Snapshot | None = None   # where the fold of the loaded deal starts
 
     @property
     def wire_header(self) -> MatchHeader:
@@ -75,53 +76,68 @@ def finding_of(obj: dict[str, Any]) -> Finding:
                    str(obj.get("message", "")))
 
 
-def load_match(conn: Connection, match_id: int) -> StoredMatch:
+def load_match(conn: Connection, match_id: int, step: int | None = None,
+               everything: bool = False) -> StoredMatch:
+    """A stored match with the recorded events a page needs parsed, and no more.
+
+    ``step``: the events of the deal on the table at that step (from the snapshot
+    the fold starts at, or from the first event when there is none); ``everything``:
+    all of them; neither: none (the match page reads only what the rules derived).
+    """
     m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one_or_none()
     if m is None:
         raise MatchNotFound(match_id)
     header = Header.of_row(m)
     seats = len(header.seats)
     rules = rules_of(header)
-    recorded: list[Event | None] = []
-    derived: list[list[Event]] = []
     # The corrected line: undos and the events they took back stay in the history only.
-    for r in standing_rows(list(conn.execute(
-            select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type, EVENTS.c.payload)
-            .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq)))):
-        if r.kind == "derived":
-            while len(derived) <= r.recorded_index:
-                derived.append([])
+    rows = standing_rows(list(conn.execute(
+        select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type, EVENTS.c.payload)
+        .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq))))
+    recorded = [r for r in rows if r.kind != "derived"]
+    types = tuple("" if r.kind == "unread" else str(r.type) for r in recorded)
+    derived: list[list[Event]] = [[] for _ in recorded]
+    for r in rows:
+        if r.kind == "derived" and 0 <= r.recorded_index < len(derived):
             ev = event_of(r.kind, r.payload, seats)
             if ev is not None:
                 derived[r.recorded_index].append(ev)
-        else:
-            recorded.append(event_of(r.kind, r.payload, seats))
-    while len(derived) < len(recorded):
-        derived.append([])
     findings = tuple(finding_of(f) for f in (m.findings or ()))
-    derived_t = tuple(tuple(d) for d in derived)
-    replay = (ReplayMatch.of(rules, header.seats, recorded, findings, derived_t)
-              if rules is not None else None)
+    snapshot: Snapshot | None = None
+    if everything or rules is None:
+        start, stop = 0, len(recorded)
+    elif step is None:
+        start = stop = 0
+    else:
+        # Step 0 shows the list of the first deal's events, so those are read too.
+        start, stop = deal_span(types, max(step, 1))
+        snapshot = _snapshot(conn, match_id, rules, step)
+        # Without a snapshot the fold starts at the first event; with one, at its deal
+        # event (so that a partial record's hands can be worked out as the audit does).
+        start = 0 if snapshot is None else min(start, snapshot.index - 1)
+    loaded = [event_of(r.kind, r.payload, seats) for r in recorded[start:stop]]
+    replay = (ReplayMatch.windowed(rules, header.seats, types, start, loaded, findings,
+                                   derived) if rules is not None else None)
     return StoredMatch(
         id=m.id, header=header, rules=rules, origin=m.origin, status=m.status, ok=m.ok,
         errors=m.errors, warnings=m.warnings, findings=findings, created_at=m.created_at,
-        imported_from=m.imported_from, events=tuple(recorded), derived=derived_t,
-        replay=replay)
+        imported_from=m.imported_from, types=types,
+        derived=tuple(tuple(d) for d in derived), replay=replay, snapshot=snapshot)
 
 
-def snapshot_for(conn: Connection, match: StoredMatch, step: int) -> Snapshot | None:
+def _snapshot(conn: Connection, match_id: int, rules: Rules, step: int) -> Snapshot | None:
     """The store's snapshot that lets the frame at ``step`` fold only its own deal.
 
-    The store takes a snapshot just after each deal event; the one of the deal on
-    the table at ``step`` (its deal event is the last one before the step) is it.
+    The store takes one just after each deal event; the one of the deal on the table
+    at ``step`` (its deal event is the last one before the step) is it.
     """
-    if match.rules is None or step <= 0:
+    if step <= 0:
         return None
     row = conn.execute(
         select(SNAPSHOTS.c.recorded_index, SNAPSHOTS.c.state)
-        .where(SNAPSHOTS.c.match_id == match.id, SNAPSHOTS.c.version == VERSION,
+        .where(SNAPSHOTS.c.match_id == match_id, SNAPSHOTS.c.version == VERSION,
                SNAPSHOTS.c.recorded_index < step)
         .order_by(SNAPSHOTS.c.recorded_index.desc()).limit(1)).one_or_none()
     if row is None:
         return None
-    return Snapshot(row.recorded_index + 1, decode(row.state, match.rules))
+    return Snapshot(row.recorded_index + 1, decode(row.state, rules))

@@ -343,7 +343,9 @@ class DealSolver:
         self._load(st)
         kb, u, bd, pos = self._keys(st)
         assert st.to_move is not None
-        return _add(tuple(st.in_deal), self._mx(kb, u, bd, st.to_move, pos))
+        vec = self._mx(kb, u, bd, st.to_move, pos, -1, _INF)
+        assert vec is not None
+        return _add(tuple(st.in_deal), vec)
 
     def options(self, st: State) -> list[Option]:
         """Every legal move at ``st`` with the outcome of best play after it."""
@@ -674,8 +676,30 @@ class DealSolver:
                     tt[key] = (v, v, best)
             return v
 
-        def mx(kb: int, u: int, bd: int, p: int, pos: int) -> Outcome:
-            """Future points per side under max-n play (exact, memoised)."""
+        prefs: dict[Outcome, tuple[tuple[int, ...], ...]] = {}
+
+        def pref(vec: Outcome) -> tuple[tuple[int, ...], ...]:
+            """Each seat's preference key of an outcome (cached: outcomes repeat a lot)."""
+            got = prefs.get(vec)
+            if got is None:
+                got = prefs[vec] = tuple(maxn_key(vec, s) for s in range(sides))
+            return got
+
+        # Without Fives only the deal's winner scores, so an outcome is one seat's points.
+        # That allows "shallow pruning": once the seat to move at a child can secure
+        # points of its own, the parent's mover gets nothing there, and the child can be
+        # dropped as soon as that is worse for the parent than what it already has.
+        single_winner = not fives
+        never = _INF
+
+        def mx(kb: int, u: int, bd: int, p: int, pos: int, parent: int,
+               limit: int) -> Outcome | None:
+            """Future points per side under max-n play, memoised when exact.
+
+            ``parent`` moved into this position; None means this position's mover can
+            secure more than ``limit`` of its own, which ``parent`` likes less than a
+            move it already has (only the parent reads that).
+            """
             fm = fitof[bd]
             h = hands[p]
             fit = h & fm
@@ -686,24 +710,29 @@ class DealSolver:
                     hands[p] = h | lb
                     pips[p] += PIPS[t]
                     nu = u | lb
+                    vec: Outcome | None
                     if pos + 1 == nstock and not nu & fm:
                         vec = block_vec(kb | lb << shift[p])
                     else:
-                        vec = mx(kb | lb << shift[p], nu, bd, p, pos + 1)
+                        vec = mx(kb | lb << shift[p], nu, bd, p, pos + 1, parent, limit)
                     hands[p] = h
                     pips[p] -= PIPS[t]
                     return vec
-                return mx(kb, u, bd, nxt[p], pos)
+                return mx(kb, u, bd, nxt[p], pos, parent, limit)
             key = kb << _KEY_LOW | bd << 8 | pos << 2 | p
             got = memo.get(key)
             if got is not None:
                 return got
+            mine = side[p]
+            prune = single_winner and p != parent
+            # The most this seat can still score: every other hand, and all of the stock.
+            ceiling = sum(pips) - pips[p] + stock_rest[pos] if single_winner else never
             best: Outcome | None = None
             best_key: tuple[int, ...] = ()
+            child_limit = never
             pt = pips[p]
             q = nxt[p]
             sp = shift[p]
-            mine = side[p]
             x = fit
             while x:
                 lb = x & -x
@@ -717,20 +746,32 @@ class DealSolver:
                     pips[p] = pt - PIPS[t]
                     nkb = kb ^ lb << sp
                     nu = u ^ lb
+                    vec = None
                     if not nh:
                         pts = out_points(p)
                         vec = tuple(pts if s == mine else 0 for s in range(sides))
                     elif pos >= nstock and not nu & fitof[nb]:
                         vec = block_vec(nkb)
                     else:
-                        vec = mx(nkb, nu, nb, q, pos)
+                        vec = mx(nkb, nu, nb, q, pos, p, child_limit)
                     hands[p] = h
                     pips[p] = pt
+                    if vec is None:
+                        continue  # worse for this seat than its best so far
                     if gain:
                         vec = tuple(v + gain if s == mine else v for s, v in enumerate(vec))
-                    k = maxn_key(vec, mine)
+                    k = pref(vec)[mine]
                     if best is None or k > best_key:
                         best, best_key = vec, k
+                        if single_winner:
+                            own = best[mine]
+                            if prune and own > limit:
+                                return None
+                            if 0 < own >= ceiling:
+                                x = 0
+                                break  # it wins the most there is: nothing else is better
+                            child_limit = 0 if own > 0 else max(
+                                v for s, v in enumerate(best) if s != mine)
             assert best is not None
             memo[key] = best
             return best
@@ -739,7 +780,7 @@ class DealSolver:
         self._fast = sides == 2 and not fives and not self.draws
         if self._fast:
             self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
-        self._mx: Callable[[int, int, int, int, int], Outcome] = mx
+        self._mx = mx
 
 
 # --- the fast path: two sides, two ends, no stock, no Fives -----------------------------

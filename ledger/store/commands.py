@@ -38,6 +38,9 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true",
                    help="one JSON object per match: its ledger id, whether it is new, ok")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes that read and audit while this one writes "
+                   "(default: 1 for files over 4 MiB on a machine with several cores, else 0)")
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("verify", help="re-hash and re-fold stored matches")
@@ -162,7 +165,7 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
             task = progress.add_task(Path(path).name, total=_count_matches(path) if show
                                      else None)
             try:
-                for item in import_file(session, path):
+                for item in import_file(session, path, jobs=_jobs(args.jobs, path)):
                     progress.advance(task)
                     if item.id is None:
                         unstored += 1
@@ -184,6 +187,18 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
         print(f"{new} new match(es) stored, {old} already in the ledger, {faulty} flagged "
               f"faulty, {unstored} not storable", file=out)
     return code
+
+
+def _jobs(asked: int | None, path: str) -> int:
+    import os
+
+    if asked is not None:
+        return max(0, asked)
+    try:
+        big = Path(path).stat().st_size > 4 * 1024 * 1024
+    except OSError:
+        return 0
+    return 1 if big and (os.cpu_count() or 1) > 1 else 0
 
 
 def _describe(item: Imported) -> str:

@@ -12,17 +12,21 @@ SQLite, ``COPY`` on PostgreSQL); hashes are computed here, in Python.
 
 Reading, auditing and hashing (``prepare``) need no database, so
 ``import_file(..., jobs=N)`` runs them in N worker processes while this one
-only writes; a bounded queue keeps memory flat and the input order is kept.
+only writes; the input order is kept and memory stays flat.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
-import queue
+import pickle
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import select
@@ -46,7 +50,6 @@ _EVENT_COLUMNS = ("match_id", "seq", "recorded_index", "kind", "type", "payload"
 _SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
                   f"VALUES ({', '.join('?' * len(_EVENT_COLUMNS))})")
 _PG_COPY = f"COPY events ({', '.join(_EVENT_COLUMNS)}) FROM STDIN"
-QUEUE_SIZE = 32  # prepared matches waiting per worker: what bounds memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,13 +163,17 @@ def find(conn: Connection, digest: bytes) -> int | None:
     return None if found is None else int(found.id)
 
 
+_INSERT_NEW = {
+    # One statement per dialect, parameters apart: SQLAlchemy compiles it once.
+    name: dialect.insert(MATCHES).on_conflict_do_nothing(
+        index_elements=[MATCHES.c.content_hash]).returning(MATCHES.c.id)
+    for name, dialect in (("postgresql", postgresql), ("sqlite", sqlite))
+}
+
+
 def _insert_new(conn: Connection, values: dict[str, Any]) -> int | None:
     """Insert a match row unless its content is stored already (then None)."""
-    dialect: Any = postgresql if conn.dialect.name == "postgresql" else sqlite
-    stmt = (dialect.insert(MATCHES).values(values)
-            .on_conflict_do_nothing(index_elements=[MATCHES.c.content_hash])
-            .returning(MATCHES.c.id))
-    got = conn.execute(stmt).scalar()
+    got = conn.execute(_INSERT_NEW[conn.dialect.name], values).scalar()
     return None if got is None else int(got)
 
 
@@ -251,7 +258,7 @@ class Unstorable:
 Item = Prepared | Unstorable
 
 
-def _item(record: MatchRecord) -> Item:
+def item_of(record: MatchRecord) -> Item:
     prep = prepare(record)
     return Unstorable.of(record) if prep is None else prep
 
@@ -269,7 +276,7 @@ def _stored(session: Session, item: Item) -> Imported:
 def import_records(session: Session, records: Iterable[MatchRecord]) -> Iterator[Imported]:
     """Audit and store each record in its own transaction; yield what became of it."""
     for record in records:
-        yield _stored(session, _item(record))
+        yield _stored(session, item_of(record))
 
 
 def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported]:
@@ -288,69 +295,52 @@ def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported
 # --- worker processes ----------------------------------------------------------------
 
 
-def _worker(path: str, jobs: int, k: int, out: Any, parent: int) -> None:
-    """Prepare every ``jobs``-th match of the file, from the ``k``-th on."""
-
-    def put(message: tuple[str, object]) -> bool:
-        while True:
-            try:
-                out.put(message, timeout=0.5)
-                return True
-            except queue.Full:
-                if os.getppid() != parent:  # the importer is gone (killed): stop, don't hang
-                    return False
-
-    try:
-        # Every worker reads the whole file and counts its matches the same way.
-        for n, record in enumerate(read_matches(path)):
-            if n % jobs == k and not put(("item", _item(record))):
-                return
-    except ReadError as exc:
-        put(("read-error", str(exc)))
-        return
-    except BaseException as exc:
-        put(("crash", f"{type(exc).__name__}: {exc}"))
-        return
-    put(("end", None))
-
-
 def _prepared_in_workers(path: str, jobs: int) -> Iterator[Item]:
-    ctx = mp.get_context("spawn")  # no fork: the caller may hold threads and connections
-    queues = [ctx.Queue(maxsize=QUEUE_SIZE) for _ in range(jobs)]
-    workers = [ctx.Process(target=_worker, args=(path, jobs, k, q, os.getpid()), daemon=True)
-               for k, q in enumerate(queues)]
-    for w in workers:
-        w.start()
-    try:
+    """What ``jobs`` worker processes prepare, in input order.
+
+    Workers are plain ``python -m ledger.store.worker`` processes that pickle
+    their items down a pipe. A full pipe stops a worker (so memory stays
+    flat), and a pipe whose reader died ends it (a killed import leaves no
+    process behind).
+    """
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])  # ledger's own checkout comes first
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    procs: list[tuple[subprocess.Popen[bytes], Any]] = []
+    with ExitStack() as stack:
+        for k in range(jobs):
+            err = stack.enter_context(tempfile.TemporaryFile())
+            proc = subprocess.Popen([sys.executable, "-m", "ledger.store.worker", path,
+                                     str(jobs), str(k)], stdout=subprocess.PIPE, stderr=err,
+                                    env=env)
+            stack.callback(_reap, proc)
+            procs.append((proc, err))
         done = 0
         n = 0
         while done < jobs:
-            kind, value = _get(queues[n % jobs], workers[n % jobs])
+            proc, err = procs[n % jobs]
+            assert proc.stdout is not None
+            try:
+                kind, value = pickle.load(proc.stdout)
+            except (EOFError, pickle.UnpicklingError):
+                proc.wait()
+                err.seek(0)
+                last = err.read().decode(errors="replace").strip().splitlines()[-1:]
+                raise RuntimeError(f"an import worker ended unexpectedly on {path} (exit code "
+                                   f"{proc.returncode}): {' '.join(last) or 'no message'}"
+                                   ) from None
             if kind == "end":
                 done += 1  # matches go round the workers: the first to end ends them all
-                n += 1
-                continue
-            if kind == "read-error":
+            elif kind == "read-error":
                 raise ReadError(str(value))
-            if kind == "crash":
-                raise RuntimeError(f"an import worker failed on {path}: {value}")
-            yield cast(Item, value)
+            else:
+                yield cast(Item, value)
             n += 1
-    finally:
-        for w in workers:
-            if w.is_alive():
-                w.terminate()
-            w.join(timeout=10)
-        for q in queues:
-            q.close()
-            q.join_thread()
 
 
-def _get(q: Any, worker: Any) -> tuple[str, object]:
-    while True:
-        try:
-            return cast(tuple[str, object], q.get(timeout=1))
-        except queue.Empty:
-            if not worker.is_alive():
-                return ("crash", f"the worker process ended unexpectedly "
-                                 f"(exit code {worker.exitcode})")
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import event, given, settings
@@ -62,7 +62,6 @@ class Match:
     report: AuditReport
     final: State
     data: st.DataObject
-    _referees: dict[int, Referee] = field(default_factory=dict)
 
     def referee_at(self, index: int) -> Referee:
         """The referee's view of the position just before event ``index``."""

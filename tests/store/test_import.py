@@ -186,3 +186,31 @@ def test_gzip_and_plain_files_import_alike(engine: Engine, corpus: list[dict[str
     path.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
     got = import_path(engine, path)
     assert [g.new for g in got] == [True] * 4
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_worker_processes_store_the_same_matches_in_the_same_order(
+        engine: Engine, corpus_file: Path, tmp_path: Path, jobs: int) -> None:
+    from ledger.store import db
+    from ledger.store.importer import import_file
+
+    junk = tmp_path / "mixed.jsonl"
+    junk.write_bytes(corpus_file.read_bytes() + b"{broken\n" + corpus_file.read_bytes()[:0])
+    with db.writing(engine) as s:
+        got = list(import_file(s, str(junk), jobs=jobs))
+    with db.writing(engine) as s:
+        again = list(import_file(s, str(junk), jobs=0))
+    assert [(g.match, g.line, g.ok) for g in got] == [(g.match, g.line, g.ok) for g in again]
+    assert [g.new for g in got] == [True] * (len(got) - 1) + [False]
+    assert [g.id for g in got] == [g.id for g in again] and got[-1].id is None
+    with engine.connect() as c:
+        assert all(v.ok for v in verify(c))
+
+
+def test_a_worker_reports_a_file_it_cannot_read(engine: Engine, tmp_path: Path) -> None:
+    from ledger.formats.reader import ReadError
+    from ledger.store import db
+    from ledger.store.importer import import_file
+
+    with db.writing(engine) as s, pytest.raises(ReadError, match="cannot open"):
+        list(import_file(s, str(tmp_path / "missing.jsonl"), jobs=1))

@@ -30,11 +30,24 @@ def big_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
                        list(generate_corpus(160, seed=5)))
 
 
-def _import(url: str, path: Path) -> subprocess.Popen[bytes]:
+def _import(url: str, path: Path, jobs: int = 0) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "web.cli", "import", str(path), "--db", url,
-                             "--json", "--no-progress"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, cwd=ROOT)
+                             "--json", "--no-progress", "--jobs", str(jobs)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+
+
+def _workers_of(path: Path) -> list[int]:
+    """Import worker processes still running on this file."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"ledger.store.worker" in cmd and str(path).encode() in cmd:
+            found.append(int(pid))
+    return found
 
 
 def _tagged(url: str) -> str:
@@ -61,11 +74,11 @@ def _wait_for_server(engine: Engine) -> None:
         time.sleep(0.05)
 
 
-def _kill_midway(url: str, path: Path, rng: random.Random) -> int:
+def _kill_midway(url: str, path: Path, rng: random.Random, jobs: int) -> int:
     """Start an import, SIGKILL it after a random number of matches and a random pause."""
     after = rng.randint(2, 60)
     pause = rng.uniform(0, 0.05)
-    proc = _import(_tagged(url), path)
+    proc = _import(_tagged(url), path, jobs)
     assert proc.stdout is not None
     for _ in range(after):
         if not proc.stdout.readline():
@@ -76,6 +89,10 @@ def _kill_midway(url: str, path: Path, rng: random.Random) -> int:
     proc.wait(timeout=60)
     assert still_running, "the import ended before it was killed: give it a bigger file"
     assert proc.returncode == -signal.SIGKILL
+    deadline = time.monotonic() + 30
+    while _workers_of(path):  # its workers see their pipe close and end
+        assert time.monotonic() < deadline, "an import worker outlived the killed import"
+        time.sleep(0.1)
     return after
 
 
@@ -105,8 +122,9 @@ def _assert_whole(engine: Engine, expected: dict[bytes, list[tuple[Any, ...]]]) 
     return len(stored)
 
 
+@pytest.mark.parametrize("jobs", [0, 1], ids=["alone", "with-a-worker"])
 def test_a_killed_import_leaves_no_partial_match_and_a_rerun_completes(
-        url: str, big_file: Path) -> None:
+        url: str, big_file: Path, jobs: int) -> None:
     seed = int.from_bytes(os.urandom(4), "big")
     rng = random.Random(seed)
     engine = db.open_db(url, migrate=True)
@@ -114,14 +132,14 @@ def test_a_killed_import_leaves_no_partial_match_and_a_rerun_completes(
         expected = _expected(big_file)
         seen = 0
         for _ in range(2):  # killed twice: the second run starts where the first one died
-            reported = _kill_midway(url, big_file, rng)
+            reported = _kill_midway(url, big_file, rng, jobs)
             _wait_for_server(engine)
             stored = _assert_whole(engine, expected)
             # A match is printed after its commit: all those reported are in, whole.
             assert stored >= max(seen, reported), f"seed {seed}"
             seen = stored
         assert 0 < seen < len(expected), f"seed {seed}: killed too late or too early"
-        proc = _import(url, big_file)
+        proc = _import(url, big_file, jobs)
         out, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, err.decode()
         lines = [orjson.loads(line) for line in out.splitlines()]

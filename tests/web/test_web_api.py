@@ -108,3 +108,23 @@ def test_names_from_a_file_are_escaped(client: Any, server: Server) -> None:
         body = client.get(path).text
         assert evil not in body
         assert "&lt;script&gt;alert(" in body and "B&amp;B" in body
+
+
+def test_import_many_at_once_and_bad_files(client: Any, server: Server) -> None:
+    import gzip
+
+    data = (server.samples / "archive.jsonl.gz").read_bytes()
+    lines = [ln for ln in gzip.decompress(data).splitlines() if ln.strip()]
+    upload = {"file": ("archive.jsonl.gz", data, "application/gzip")}
+    res = client.post("/import", files=upload)
+    assert res.status_code == 200
+    assert res.text.count('class="card import-result"') == len(lines) > 1
+    assert "already in the ledger" not in res.text
+    # The same file again: each match is found, not stored twice.
+    again = client.post("/import", files=upload)
+    assert again.text.count("already in the ledger") == len(lines)
+    res = client.post("/import", files={"file": ("empty.json", b"  \n", "application/json")})
+    assert res.status_code == 400 and "empty" in res.text
+    res = client.post("/import", files={"file": ("junk.json", b"{not json", "application/json")})
+    assert res.status_code == 200
+    assert "bad-json" in res.text and "Not stored" in res.text

@@ -23,7 +23,7 @@ from ledger.store import snapshots
 from ledger.store.db import open_db, writing
 from ledger.store.importer import import_records
 from web.listing import Filters, list_page
-from web.matchdata import load_match, snapshot_for
+from web.matchdata import load_match
 
 PG = os.environ.get("DOMINO_LEDGER_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 NAMES = ["domena-2.json", "domena-4-bot.json", "sahrat-fives-2.json", "selminha-3.json",
@@ -111,17 +111,18 @@ def test_list_filters_agree_with_the_rows(ledger: tuple[Engine, dict[str, int]])
 def test_replay_of_a_stored_match_uses_its_snapshots(ledger: tuple[Engine, dict[str, int]]
                                                      ) -> None:
     engine, ids = ledger
+    match_id = ids["sahrat-fives-2.json"]
     with engine.connect() as conn:
-        match = load_match(conn, ids["sahrat-fives-2.json"])
-        assert match.replay is not None and match.rules is not None
-        rm = match.replay
-        starts = rm.deal_starts()
-        for step in (0, starts[1] - 1, starts[2], starts[2] + 5, rm.last_step):
-            snap = snapshot_for(conn, match, step)
-            assert (snap is None) == (step == 0)
-            got = frame(rm, step, snapshot=snap)
-            assert got == frame(rm, step)
-            state = fold(match.rules, [ev for ev in match.events[:step] if ev is not None])
-            assert got.scores == tuple(state.scores)
-        sheet = match.sheet()
-        assert sheet.deals and sheet.scores == tuple(state.scores)
+        whole = load_match(conn, match_id, everything=True)
+        assert whole.replay is not None and whole.rules is not None
+        starts = whole.replay.deal_starts()
+        for step in (0, 1, starts[1] - 1, starts[2], starts[2] + 5, whole.replay.last_step):
+            one = load_match(conn, match_id, step=step)
+            assert one.replay is not None
+            assert (one.snapshot is None) == (step == 0)
+            got = frame(one.replay, step, snapshot=one.snapshot)
+            assert got == frame(whole.replay, step)
+            events = [ev for ev in whole.replay.events[:step] if ev is not None]
+            assert got.scores == tuple(fold(whole.rules, events).scores)
+        sheet = load_match(conn, match_id).sheet()
+        assert sheet.deals and sheet.scores == got.scores

@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger.findings import IllegalEvent
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
-from ledger.replay import SeatOutOfRange, StepOutOfRange, labels
+from ledger.replay import SeatOutOfRange, StepOutOfRange, deals
 from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
 from ledger.store.importer import Imported, import_records
@@ -205,11 +205,7 @@ def _deal_steps(match: StoredMatch) -> dict[int, int]:
     """The replay step at which each deal (by number) is dealt."""
     if match.replay is None:
         return {}
-    steps: dict[int, int] = {}
-    for lb in labels(match.replay):
-        if lb.type == "deal" and lb.deal not in steps:
-            steps[lb.deal] = lb.step
-    return steps
+    return {line.deal: line.first_step for line in deals(match.replay) if line.deal}
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)

@@ -10,9 +10,9 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from ledger.replay import EventLabel, Frame, frame, labels
+from ledger.replay import EventLabel, Frame, ReplayMatch, deal_span, deals, frame, labels
 from web.deps import ReadSession
-from web.matchdata import ReplayUnavailable, StoredMatch, load_match, snapshot_for
+from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.templating import templates
 
 router = APIRouter(tags=["replay"])
@@ -28,12 +28,15 @@ SeatQuery = Annotated[int | None, Query(ge=0, description="one seat's view; left
 
 def _frame(session: Session, match_id: int, step: int, seat: int | None
            ) -> tuple[StoredMatch, Frame]:
-    conn = session.connection()
-    match = load_match(conn, match_id)
+    match = load_match(session.connection(), match_id, step=step)
     if match.replay is None:
         raise ReplayUnavailable(f"match {match_id} is played at a table the ledger does not "
                                 f"know ({match.header.preset!r}), so it cannot be replayed")
-    return match, frame(match.replay, step, seat, snapshot_for(conn, match, step))
+    return match, frame(match.replay, step, seat, match.snapshot)
+
+
+def _label(match: ReplayMatch, event: int | None) -> EventLabel | None:
+    return None if event is None else labels(match, event, event + 1)[0]
 
 
 def _positions(seats: int, viewer: int | None) -> list[str]:
@@ -43,23 +46,19 @@ def _positions(seats: int, viewer: int | None) -> list[str]:
     return [places[(s - first) % seats] for s in range(seats)]
 
 
-def _deal_groups(all_labels: list[EventLabel], current_deal: int, step: int
-                 ) -> list[dict[str, Any]]:
+def _deal_groups(match: ReplayMatch, step: int) -> list[dict[str, Any]]:
     """The event list: every deal as one line, the one on the table opened up."""
-    groups: dict[int, dict[str, Any]] = {}
-    for lb in all_labels:
-        g = groups.get(lb.deal)
-        if g is None:
-            g = groups[lb.deal] = {"deal": lb.deal, "first_step": lb.step, "events": [],
-                                   "result": None, "current": False,
-                                   "title": f"Deal {lb.deal}" if lb.deal else "Before the deal"}
-        g["events"].append(lb)
-        if lb.deal_result:
-            g["result"] = lb.deal_result.split(": ", 1)[-1]
-    current = current_deal if step > 0 else min(groups, default=0)
-    if current in groups:
-        groups[current]["current"] = True
-    return list(groups.values())
+    start, stop = deal_span(match.types, max(step, 1))
+    events = labels(match, start, stop)
+    groups = []
+    for line in deals(match):
+        current = line.first_step - 1 <= start < line.last_step
+        groups.append({
+            "deal": line.deal, "first_step": line.first_step, "current": current,
+            "title": f"Deal {line.deal}" if line.deal else "Before the first deal",
+            "result": line.result.split(": ", 1)[-1] if line.result else None,
+            "events": [e for e in events if e.deal == line.deal] if current else []})
+    return groups
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse, include_in_schema=False)
@@ -67,7 +66,6 @@ def replay_page(request: Request, match_id: int, session: ReadSession,
                 step: StepQuery = 0, seat: SeatQuery = None) -> HTMLResponse:
     match, fr = _frame(session, match_id, step, seat)
     assert match.replay is not None and match.rules is not None
-    all_labels = labels(match.replay)
     base = f"/matches/{match_id}/replay"
 
     def url(to: int, view: int | None) -> str:
@@ -86,8 +84,8 @@ def replay_page(request: Request, match_id: int, session: ReadSession,
         "teams": match.rules.teams,
         "fives": match.rules.fives,
         "sides": sheet.sides,
-        "current": all_labels[fr.event] if fr.event is not None else None,
-        "deals": _deal_groups(all_labels, fr.deal, step),
+        "current": _label(match.replay, fr.event),
+        "deals": _deal_groups(match.replay, step),
     })
 
 
@@ -215,5 +213,4 @@ def replay_api(match_id: int, session: ReadSession,
                step: StepQuery = 0, seat: SeatQuery = None) -> dict[str, Any]:
     match, fr = _frame(session, match_id, step, seat)
     assert match.replay is not None
-    current = labels(match.replay)[fr.event] if fr.event is not None else None
-    return frame_json(match_id, fr, current)
+    return frame_json(match_id, fr, _label(match.replay, fr.event))

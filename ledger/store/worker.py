@@ -1,0 +1,38 @@
+"""An import worker: ``python -m ledger.store.worker PATH JOBS K``.
+
+Reads the whole file, prepares every JOBS-th match from the K-th on (audit,
+canonical rows, hashes, read model) and pickles them to stdout for the
+importing process, which alone writes to the database. Every worker counts
+the file's matches the same way, so together they cover each match once.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+
+from ledger.formats.reader import ReadError, read_matches
+from ledger.store.importer import item_of
+
+
+def main(argv: list[str]) -> int:
+    path, jobs, k = argv[0], int(argv[1]), int(argv[2])
+    out = pickle.Pickler(sys.stdout.buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        try:
+            for n, record in enumerate(read_matches(path)):
+                if n % jobs == k:
+                    out.dump(("item", item_of(record)))
+                    out.clear_memo()
+        except ReadError as exc:
+            out.dump(("read-error", str(exc)))
+            return 0
+        out.dump(("end", None))
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        return 0  # the importer stopped reading (killed, or interrupted): nothing to do
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
