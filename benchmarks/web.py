@@ -15,6 +15,7 @@ the ledger) is timed the same way.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import socket
 import statistics
@@ -103,6 +104,37 @@ def fill(db: Path, want: int) -> int:
     return have
 
 
+def fill_list_copy(source: Path, target: Path, want: int) -> int:
+    """A ledger of ``want`` matches for the matches list only: the source's matches and
+    summaries copied over and over with new ids (no events: the list never reads them)."""
+    import sqlite3
+
+    if target.exists():
+        with sqlite3.connect(target) as db:
+            have = int(db.execute("SELECT count(*) FROM matches").fetchone()[0])
+        if have >= want:
+            return have
+        target.unlink()
+    open_db(f"sqlite:///{target}").dispose()  # the schema, by the store's migrations
+    with sqlite3.connect(target) as db:
+        db.execute("ATTACH DATABASE ? AS src", (str(source),))
+        n = int(db.execute("SELECT count(*) FROM src.matches").fetchone()[0])
+        copies = -(-want // n)
+        print(f"copying {n} matches {copies} times into {target} (once; it is kept)...",
+              flush=True)
+        cols = ("origin, preset, seat_count, seats, options, source, started_at, status, ok, "
+                "errors, warnings, findings, imported_from, created_at")
+        for k in range(copies):
+            db.execute(f"INSERT INTO matches (id, {cols}) SELECT id + ?, {cols} "
+                       "FROM src.matches", (k * n,))
+            db.execute("INSERT INTO match_summaries SELECT match_id + ?, events, last_seq, "
+                       "head_hash, deals, scores, winner, complete, end_reason "
+                       "FROM src.match_summaries", (k * n,))
+        db.execute("INSERT INTO player_totals SELECT * FROM src.player_totals")
+        db.commit()
+        return int(db.execute("SELECT count(*) FROM matches").fetchone()[0])
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -114,12 +146,48 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def _serve(app: ASGI) -> tuple[uvicorn.Server, threading.Thread, int]:
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    return server, thread, port
+
+
+LISTS: list[dict[str, str]] = [
+    {}, {"table": "domena"}, {"audit": "ok"}, {"result": "won"}, {"player": "Ali"},
+    {"player": "Noor", "table": "selminha"}, {"player": "nobody at all"},
+    {"from": "2026-01-01", "to": "2026-12-31"}]
+
+
+def time_requests(port: int, timed: Timed, path: str,
+                  params: list[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+        for p in params[:20]:  # warm up: imports, template compilation, caches
+            client.get(path.format(**p), params={k: v for k, v in p.items() if k != "id"})
+        timed.times.clear()
+        trips: list[float] = []
+        for p in params:
+            started = time.perf_counter()
+            res = client.get(path.format(**p), params={k: v for k, v in p.items() if k != "id"})
+            trips.append(time.perf_counter() - started)
+            if res.status_code != 200:
+                raise SystemExit(f"{res.request.url}: HTTP {res.status_code}")
+    return [t for _, t in timed.times], trips
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument("--requests", type=int, default=400, help="per kind (page, JSON)")
     parser.add_argument("--db", type=Path, default=ROOT / "artifacts" / "bench-web.db")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--list-matches", type=int, default=100_000,
+                        help="also time the matches list over a ledger of this many matches "
+                        "(copies of the stored ones; 0: skip)")
     args = parser.parse_args(argv)
     args.db.parent.mkdir(parents=True, exist_ok=True)
     stored = fill(args.db, args.matches)
@@ -136,47 +204,51 @@ def main(argv: list[str] | None = None) -> int:
     ids = sorted(steps)
 
     timed = Timed(create_app(db_url))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(timed, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
+    server, thread, port = _serve(timed)
     results: dict[str, tuple[list[float], list[float]]] = {}
-    lists = [{}, {"table": "domena"}, {"audit": "ok"}, {"result": "won"}, {"player": "Ali"},
-             {"player": "Noor", "table": "selminha"}, {"player": "nobody at all"}]
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
-            for kind, path in (("page", "/matches/{id}/replay"),
-                               ("json", "/api/matches/{id}/replay"),
-                               ("list", "/matches")):
-                for _ in range(20):  # warm up: imports, template compilation, caches
-                    client.get(path.format(id=rng.choice(ids)), params={"step": 1})
-                timed.times.clear()
-                round_trips: list[float] = []
-                for _ in range(args.requests):
-                    match_id = rng.choice(ids)
-                    params: dict[str, int | str] = {"step": rng.randint(0, steps[match_id])}
-                    if kind == "list":  # a filter, and a page anywhere in the ledger
-                        params = {**rng.choice(lists), "before": match_id}
-                    elif rng.random() < 0.5:
-                        params["seat"] = 0
-                    started = time.perf_counter()
-                    res = client.get(path.format(id=match_id), params=params)
-                    round_trips.append(time.perf_counter() - started)
-                    if res.status_code != 200:
-                        raise SystemExit(f"{res.request.url}: HTTP {res.status_code}")
-                results[kind] = ([t for _, t in timed.times], round_trips)
+        for kind, path in (("page", "/matches/{id}/replay"), ("json", "/api/matches/{id}/replay")):
+            params: list[dict[str, Any]] = []
+            for _ in range(args.requests):
+                match_id = rng.choice(ids)
+                p: dict[str, Any] = {"id": match_id, "step": rng.randint(0, steps[match_id])}
+                if rng.random() < 0.5:
+                    p["seat"] = 0
+                params.append(p)
+            results[kind] = time_requests(port, timed, path, params)
+        # The list: a random filter, a page anywhere in the ledger.
+        params = [{"id": 0, **rng.choice(LISTS), "before": rng.choice(ids)}
+                  for _ in range(args.requests)]
+        results["list"] = time_requests(port, timed, "/matches", params)
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+    listed = 0
+    if args.list_matches:
+        big = args.db.with_name("bench-list.db")
+        listed = fill_list_copy(args.db, big, args.list_matches)
+        timed_big = Timed(create_app(f"sqlite:///{big}"))
+        server, thread, port = _serve(timed_big)
+        try:
+            params = [{"id": 0, **rng.choice(LISTS), "before": rng.randint(1, listed)}
+                      for _ in range(args.requests)]
+            results["list-big"] = time_requests(port, timed_big, "/matches", params)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
 
     print(f"\n{stored} matches stored; {args.requests} requests per kind at random steps "
           "(half of them in one seat's view)")
+    load = os.getloadavg()[0]
+    print(f"load average {load:.2f} on {os.cpu_count()} cores"
+          + ("  (a busy machine: the slow tail is waiting for a core)"
+             if load > (os.cpu_count() or 1) * 0.75 else ""))
     print(f"{'':22}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}   round trip p50/p95 ms")
-    for kind, label in (("page", "replay page (HTML)"), ("json", "replay JSON"),
-                        ("list", "matches list, filtered")):
+    rows = [("page", "replay page (HTML)"), ("json", "replay JSON"),
+            ("list", "matches list, filtered")]
+    if listed:
+        rows.append(("list-big", f"  same, {listed} matches"))
+    for kind, label in rows:
         server_t, trip = results[kind]
         ms = [t * 1000 for t in server_t]
         trip_ms = [t * 1000 for t in trip]

@@ -151,6 +151,10 @@ _FROM = MATCHES.outerjoin(SUMMARIES, SUMMARIES.c.match_id == MATCHES.c.id)
 def list_page(conn: Connection, f: Filters, before: int | None = None,
               after: int | None = None, limit: int = 50) -> ListPage:
     """One page, newest first: ids below ``before``, or the page just above ``after``."""
+    if f.player and conn.execute(select(PLAYER_TOTALS.c.name).where(
+            PLAYER_TOTALS.c.name == f.player)).first() is None:
+        # Nobody of that name ever played here (player_totals knows every name): no scan.
+        return ListPage([], None, None, 0, False)
     conds = _conditions(conn, f)
     cols = (MATCHES.c.id, MATCHES.c.preset, MATCHES.c.seats, MATCHES.c.options,
             MATCHES.c.status, MATCHES.c.ok,

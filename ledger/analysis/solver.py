@@ -343,7 +343,7 @@ class DealSolver:
         self._load(st)
         kb, u, bd, pos = self._keys(st)
         assert st.to_move is not None
-        vec = self._mx(kb, u, bd, st.to_move, pos, -1, _INF)
+        vec = self._mx(kb, u, bd, st.to_move, pos, -1, -_INF)
         assert vec is not None
         return _add(tuple(st.in_deal), vec)
 
@@ -685,10 +685,11 @@ class DealSolver:
                 got = prefs[vec] = tuple(maxn_key(vec, s) for s in range(sides))
             return got
 
-        # Without Fives only the deal's winner scores, so an outcome is one seat's points.
-        # That allows "shallow pruning": once the seat to move at a child can secure
-        # points of its own, the parent's mover gets nothing there, and the child can be
-        # dropped as soon as that is worse for the parent than what it already has.
+        # Without Fives only the deal's winner scores, so an outcome is one seat's points,
+        # and a seat's worth of it is those points if it wins, minus the winner's if another
+        # does. That allows "shallow pruning" between a position and its parent: the best
+        # the mover here has found bounds what the parent's mover can get from here, and
+        # once that is less than it already has, the rest of this position is not needed.
         single_winner = not fives
         never = _INF
 
@@ -696,9 +697,8 @@ class DealSolver:
                limit: int) -> Outcome | None:
             """Future points per side under max-n play, memoised when exact.
 
-            ``parent`` moved into this position; None means this position's mover can
-            secure more than ``limit`` of its own, which ``parent`` likes less than a
-            move it already has (only the parent reads that).
+            ``parent`` moved into this position and already has a move worth ``limit``
+            to it; None means this position is worth less than that to ``parent``.
             """
             fm = fitof[bd]
             h = hands[p]
@@ -729,17 +729,26 @@ class DealSolver:
             ceiling = sum(pips) - pips[p] + stock_rest[pos] if single_winner else never
             best: Outcome | None = None
             best_key: tuple[int, ...] = ()
-            child_limit = never
+            child_limit = -never
             pt = pips[p]
             q = nxt[p]
             sp = shift[p]
+            mv: list[int] = []
             x = fit
             while x:
                 lb = x & -x
                 x ^= lb
-                t = lb.bit_length() - 1
-                nh = h ^ lb
-                for code in codes.get(bd << _TILE_BITS | t) or moves_of(bd, t):
+                mv += codes.get(bd << _TILE_BITS | (lb.bit_length() - 1)) or moves_of(
+                    bd, lb.bit_length() - 1)
+            if len(mv) > 1:
+                hq = hands[q]
+                mv.sort(key=lambda c: ((hq & fitof[(c >> _TILE_BITS) & _BOARD_MASK]).bit_count(),
+                                       -PIPS[c & 31]))
+            for code in mv:
+                if True:
+                    t = code & 31
+                    lb = 1 << t
+                    nh = h ^ lb
                     nb = (code >> _TILE_BITS) & _BOARD_MASK
                     gain = code >> (_TILE_BITS + _BOARD_BITS)
                     hands[p] = nh
@@ -765,13 +774,13 @@ class DealSolver:
                         best, best_key = vec, k
                         if single_winner:
                             own = best[mine]
-                            if prune and own > limit:
+                            # The parent's worth of this position is at most -own if this
+                            # seat wins, else at most the winner's points so far.
+                            if prune and (-own if own > 0 else max(best)) < limit:
                                 return None
                             if 0 < own >= ceiling:
-                                x = 0
                                 break  # it wins the most there is: nothing else is better
-                            child_limit = 0 if own > 0 else max(
-                                v for s, v in enumerate(best) if s != mine)
+                            child_limit = own if own > 0 else -max(best)
             assert best is not None
             memo[key] = best
             return best

@@ -71,6 +71,8 @@ def rebuild_hands(events: Sequence[Event | None], rules: Rules | None = None
         end = starts[k + 1] if k + 1 < len(starts) else len(events)
         deal = events[start]
         assert isinstance(deal, Dealt)
+        if deal.stock is not None and all(h is not None for h in deal.hands):
+            continue  # the common case: nothing hidden, skip the scans below
         segment = events[start + 1:end]
         if not any(isinstance(ev, Played) for ev in segment):
             continue  # redealt (or not begun): its hands matter to nothing
