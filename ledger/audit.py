@@ -14,7 +14,7 @@ from typing import Any
 from ledger.engine.fold import advance_all, finish
 from ledger.engine.state import State
 from ledger.events import DealScored, Event
-from ledger.findings import Finding
+from ledger.findings import Finding, finding
 from ledger.formats.partial import rebuild_hands
 from ledger.formats.reader import MatchRecord
 from ledger.rules import RulesError, make_rules
@@ -73,7 +73,7 @@ def audit_record(record: MatchRecord) -> AuditReport:
     try:
         rules = make_rules(header.rules, len(header.seats), header.options)
     except RulesError as exc:
-        report.findings.append(Finding(None, "error", exc.code, exc.message))
+        report.findings.append(finding(None, "error", exc.code, exc.template, **exc.params))
         return report
     return audit_events(rules, record.events, report, stop=record.stop)
 
@@ -96,7 +96,8 @@ def audit_events(rules: Rules, events: Iterable[Event | None],
         if out and derived_all:
             derived_all[-1] = derived_all[-1] + tuple(out)
     for h in hidden:
-        findings.append(Finding(h.event, "warning", "hidden-tiles", h.describe()))
+        said = h.sentence()
+        findings.append(finding(h.event, "warning", "hidden-tiles", said.template, **said.params))
     report.state = st
     report.deals = [
         {"result": d.result, "winner": d.winner, "points": d.points}

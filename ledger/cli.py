@@ -10,55 +10,75 @@ import orjson
 
 from ledger.audit import AuditReport, audit_record
 from ledger.exports import commands as exports
-from ledger.findings import Finding
+from ledger.findings import Finding, finding
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
+from ledger.i18n import ENGLISH, Counted, Language, Phrase, add_lang_option, chosen_language
+from ledger.i18n.phrases import Worded
 from ledger.store import commands as store_commands
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
 
-def _summary(report: AuditReport, seats: Sequence[str]) -> str:
+def _summary(report: AuditReport, seats: Sequence[str], lang: Language = ENGLISH) -> str:
     where = report.path or ""
     if report.line is not None:
         where += f":{report.line}"
     errors = len(report.errors)
-    warnings = len(report.findings) - errors
-    status = "ok" if report.ok else "FAULTY"
+    counts = {
+        "match": report.match,
+        "status": Phrase("ok") if report.ok else Phrase("FAULTY"),
+        "errors": Counted("{count} error(s)", "{count} error(s)", errors),
+        "warnings": Counted("{count} warning(s)", "{count} warning(s)",
+                            len(report.findings) - errors),
+    }
     src = report.source
-    label = ""
     if isinstance(src, dict) and src:
-        label = " (" + " ".join(str(v) for v in src.values()) + ")"
-    lines = [f"{where} match {report.match}{label}: {status}, {errors} error(s), "
-             f"{warnings} warning(s)"]
+        lines = [lang.say("{where} match {match} ({source}): {status}, {errors}, {warnings}",
+                          where=where, source=" ".join(str(v) for v in src.values()), **counts)]
+    else:
+        lines = [lang.say("{where} match {match}: {status}, {errors}, {warnings}", where=where,
+                          **counts)]
     if report.rules is not None:
-        scores = ", ".join(str(s) for s in report.scores or [])
         if report.winner is not None:
             name = seats[report.winner] if report.winner < len(seats) else "?"
-            result = f"winner seat {report.winner} ({name})"
+            result = Phrase("winner seat {seat} ({name})", seat=report.winner, name=name)
         else:
-            result = "no winner"
-        state = "complete" if report.complete else "not complete"
-        lines.append(f"  {report.rules.preset}, {report.rules.seats} seats, "
-                     f"{len(report.deals)} deal(s), scores {scores}, {result}, {state}")
+            result = Phrase("no winner")
+        state = Phrase("complete") if report.complete else Phrase("not complete")
+        lines.append("  " + lang.say(
+            "{preset}, {seats}, {deals}, scores {scores}, {result}, {state}",
+            preset=report.rules.preset,
+            seats=Counted("{count} seats", "{count} seats", report.rules.seats),
+            deals=Counted("{count} deal(s)", "{count} deal(s)", len(report.deals)),
+            scores=tuple(report.scores or ()), result=result, state=state))
     for f in report.findings:
-        at = "match" if f.event is None else f"event {f.event}"
-        lines.append(f"  {f.severity} at {at} [{f.code}] {_message(f)}")
+        at = Phrase("match") if f.event is None else Phrase("event {event}", event=f.event)
+        lines.append("  " + lang.say("{severity} at {at} [{code}] {message}", severity=f.severity,
+                                     at=at, code=f.code, message=Worded(_message(f, lang))))
     return "\n".join(lines)
 
 
-def _message(finding: Finding) -> str:
+def _message(finding: Finding, lang: Language = ENGLISH) -> str:
     """The message without the "event N: " the reader puts first (the line says it)."""
-    prefix = f"event {finding.event}: "
-    return finding.message.removeprefix(prefix) if finding.event is not None else finding.message
+    return lang.finding(finding, bare=True)
 
 
-def _where(report: AuditReport, event: int | None) -> str:
-    parts = [report.path or "<match>"]
+def _where(report: AuditReport, event: int | None) -> tuple[object, ...]:
+    parts: list[object] = [report.path or "<match>"]
     if report.line is not None:
-        parts.append(f"line {report.line}")
+        parts.append(Phrase("line {line}", line=report.line))
     if event is not None:
-        parts.append(f"event {event}")
-    return ", ".join(parts)
+        parts.append(Phrase("event {event}", event=event))
+    return tuple(parts)
+
+
+def _report_dict(report: AuditReport, lang: Language) -> dict[str, object]:
+    """The audit --json object; its messages in ``lang`` (codes never change)."""
+    out = report.to_dict()
+    if lang is not ENGLISH and lang.code != ENGLISH.code:
+        out["findings"] = [{**d, "message": lang.finding(f)}
+                           for d, f in zip(out["findings"], report.findings, strict=True)]
+    return out
 
 
 def _audit(record: MatchRecord) -> AuditReport:
@@ -67,34 +87,40 @@ def _audit(record: MatchRecord) -> AuditReport:
         return audit_record(record)
     except Exception as exc:  # one bad match must not stop the others
         return AuditReport(match=record.index, source=record.source, path=record.path,
-                           line=record.line, findings=[Finding(
+                           line=record.line, findings=[finding(
                                None, "error", "internal-error",
-                               f"the auditor failed on this match ({type(exc).__name__}: "
-                               f"{exc}); this is a bug in domino-ledger, please report it")])
+                               "the auditor failed on this match ({error}); this is a bug in "
+                               "domino-ledger, please report it",
+                               error=f"{type(exc).__name__}: {exc}")])
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     code = EXIT_OK
     out = sys.stdout
+    lang = chosen_language(args)
     for path in args.files:
         try:
             for record in read_matches(path):
                 report = _audit(record)
                 if args.json:
-                    out.write(orjson.dumps(report.to_dict()).decode() + "\n")
+                    out.write(orjson.dumps(_report_dict(report, lang)).decode() + "\n")
                 else:
                     seats = record.header.seats if record.header else ()
-                    print(_summary(report, seats), file=out)
+                    print(_summary(report, seats, lang), file=out)
                 if not report.ok:
                     code = max(code, EXIT_FINDINGS)
                     if args.strict:
                         first = report.errors[0]
                         out.flush()
-                        print(f"domino-ledger: stopped at {_where(report, first.event)}: "
-                              f"{_message(first)} [{first.code}]", file=sys.stderr)
+                        print("domino-ledger: " + lang.say(
+                            "stopped at {where}: {message} [{code}]",
+                            where=_where(report, first.event),
+                            message=Worded(_message(first, lang)), code=first.code),
+                            file=sys.stderr)
                         return EXIT_FINDINGS
         except ReadError as exc:
-            print(f"domino-ledger: {exc}", file=sys.stderr)
+            print("domino-ledger: " + lang.word(Phrase(exc.template, None, **exc.params)),
+                  file=sys.stderr)
             if args.strict:
                 return EXIT_UNREADABLE
             code = EXIT_UNREADABLE
@@ -109,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("files", nargs="+", help="domino-match/1 files (.json, .jsonl, .jsonl.gz)")
     audit.add_argument("--json", action="store_true", help="one JSON report per match")
     audit.add_argument("--strict", action="store_true", help="stop at the first error")
+    add_lang_option(audit)
     audit.set_defaults(func=cmd_audit)
     # Other parts of the ledger add their subcommands here: each module has
     # register(subparsers). web/cli.py extends this parser with `serve`.

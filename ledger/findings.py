@@ -2,22 +2,57 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
+
+from ledger.i18n.phrases import english, params_from_json, params_to_json
 
 Severity = Literal["error", "warning"]
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """``message`` is the English sentence (what ``audit --json`` prints); ``template`` and
+    ``params`` word it again in any language (ledger.i18n.render_finding). A finding made
+    from a bare message (one read back from storage) has no template: it stays English."""
+
     event: int | None
     severity: Severity
     code: str
     message: str
+    template: str = field(default="", compare=False)
+    params: Mapping[str, object] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         return {"event": self.event, "severity": self.severity, "code": self.code,
                 "message": self.message}
+
+    def wording(self) -> dict[str, object] | None:
+        """The template and parameters as JSON (to store beside ``to_dict()``), if any."""
+        if not self.template:
+            return None
+        return {"template": self.template, "params": params_to_json(self.params)}
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, object]) -> Finding:
+        """A finding read back from ``to_dict()``, with ``wording()`` under "wording"."""
+        event = obj.get("event")
+        severity = "warning" if obj.get("severity") == "warning" else "error"
+        wording = obj.get("wording")
+        template, params = "", {}
+        if isinstance(wording, dict) and isinstance(wording.get("template"), str):
+            template = wording["template"]
+            raw = wording.get("params")
+            params = params_from_json(raw) if isinstance(raw, dict) else {}
+        return cls(event if isinstance(event, int) else None, severity,
+                   str(obj.get("code", "")), str(obj.get("message", "")), template, params)
+
+
+def finding(event: int | None, severity: Severity, code: str, template: str,
+            /, **params: object) -> Finding:
+    """A finding from its template (the English sentence with {name} slots: the msgid)."""
+    return Finding(event, severity, code, english(template, params), template, params)
 
 
 class Unreadable(Exception):

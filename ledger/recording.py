@@ -175,9 +175,8 @@ def _ended_note(st: State, seats: Sequence[str]) -> str:
 
 
 def _lead_note(st: State) -> str:
-    return ("Who opens? The rules say the holder of the highest double (else the heaviest "
-            "tile) leads with it, and it may be in a hand nobody saw: choose who opened, "
-            "with which tile.")
+    return ("The holder of the highest double (else the heaviest tile) leads with it, and "
+            "it may be in a hand nobody saw: tap who opened, with which tile.")
 
 
 def _ending(st: State, seats: Sequence[str]) -> tuple[Choice, ...]:
@@ -254,13 +253,13 @@ def _draw_choices(st: State, seat: int, seats: Sequence[str]) -> list[Choice]:
         tile = st.stock[st.stock_pos]
         return [Choice("draw", {"type": "draw", "seat": seat, "tile": str(tile)},
                        f"{name} draws from the stock", seat, str(tile))]
-    # The deal did not list the stock's order: the recorder says which tile came.
-    out = [Choice("draw", {"type": "draw", "seat": seat, "tile": str(t)},
-                  f"{name} draws {t}", seat, str(t)) for t in _by_face(unseen(st))]
     if st.hidden[seat]:
-        out.append(Choice("draw", {"type": "draw", "seat": seat, "tile": None},
-                          f"{name} draws a tile nobody saw", seat))
-    return out
+        # Nobody sees what a hidden hand draws: the tile stays unknown till the reveal.
+        return [Choice("draw", {"type": "draw", "seat": seat, "tile": None},
+                       f"{name} draws a tile", seat)]
+    # The deal did not list the stock's order: the recorder says which tile came.
+    return [Choice("draw", {"type": "draw", "seat": seat, "tile": str(t)},
+                   f"{name} draws {t}", seat, str(t)) for t in _by_face(unseen(st))]
 
 
 def _why_not_play(st: State, tile: Tile) -> str:

@@ -11,11 +11,19 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from ledger.i18n.phrases import english
+
 MAX_PIP: Final = 6
 
 
 class TileError(ValueError):
-    """The text or value cannot be read as a tile of a double-six set."""
+    """The text or value cannot be read as a tile of a double-six set (``template`` and
+    ``params`` word it in any language)."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(english(template, params))
+        self.template = template
+        self.params = params
 
 
 class Tile:
@@ -45,13 +53,13 @@ class Tile:
                 return tile
             match = _TEXT_RE.fullmatch(value.strip())
             if match is None:
-                raise TileError(f"{value!r} is not a tile (write it as \"6-3\")")
+                raise TileError("{value} is not a tile (write it as \"6-3\")", value=repr(value))
             return _pair(int(match.group(1)), int(match.group(2)), value)
         if isinstance(value, (list, tuple)) and len(value) == 2:
             a, b = value
             if type(a) is int and type(b) is int:
                 return _pair(a, b, value)
-        raise TileError(f"{value!r} is not a tile (write it as \"6-3\")")
+        raise TileError("{value} is not a tile (write it as \"6-3\")", value=repr(value))
 
     @staticmethod
     def from_index(index: int) -> Tile:
@@ -83,7 +91,8 @@ class Tile:
 
 def _pair(a: int, b: int, raw: object) -> Tile:
     if not (0 <= a <= MAX_PIP and 0 <= b <= MAX_PIP):
-        raise TileError(f"{raw!r} is not a double-six tile: numbers run from 0 to 6")
+        raise TileError("{value} is not a double-six tile: numbers run from 0 to 6",
+                        value=repr(raw))
     return _BY_PAIR[(a, b)]
 
 

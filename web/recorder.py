@@ -20,7 +20,7 @@ from ledger.corrections import UNDO, standing_dicts
 from ledger.engine import State, new_state, step
 from ledger.events import Dealt, Event
 from ledger.formats.wire import MatchHeader, event_from_dict, event_to_dict, parse_event
-from ledger.recording import Menu, menu, random_deal, seeded_deal
+from ledger.recording import Menu, Refusal, menu, random_deal, seeded_deal
 from ledger.replay import Frame, ReplayMatch, frame, labels
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
@@ -116,6 +116,27 @@ class Recording:
         if seat is None:
             return "nobody"
         return self.seats[seat] if 0 <= seat < len(self.seats) else f"seat {seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedGroup:
+    """Refusals with the same reason, shown once: "6-5, 6-4: deal 1 must open with 6-6"."""
+
+    tiles: tuple[str, ...]
+    word: str | None     # "draw" or "pass" (no tiles)
+    reason: str
+
+
+def group_refusals(refused: Sequence[Refusal]) -> list[RefusedGroup]:
+    groups: dict[str, list[Refusal]] = {}
+    for r in refused:
+        groups.setdefault(r.reason if r.tile else f"{r.what}\0{r.reason}", []).append(r)
+    out = []
+    for rs in groups.values():
+        first = rs[0]
+        out.append(RefusedGroup(tuple(r.tile for r in rs if r.tile),
+                                None if first.tile else first.what, first.reason))
+    return out
 
 
 def _rules(match: Mapping[str, Any]) -> Rules:

@@ -741,46 +741,47 @@ class DealSolver:
                 mv += codes.get(bd << _TILE_BITS | (lb.bit_length() - 1)) or moves_of(
                     bd, lb.bit_length() - 1)
             if len(mv) > 1:
+                # Likely best first (it sets the bar the children are pruned against):
+                # the moves that leave the next seat fewest answers, heaviest first.
                 hq = hands[q]
                 mv.sort(key=lambda c: ((hq & fitof[(c >> _TILE_BITS) & _BOARD_MASK]).bit_count(),
                                        -PIPS[c & 31]))
             for code in mv:
-                if True:
-                    t = code & 31
-                    lb = 1 << t
-                    nh = h ^ lb
-                    nb = (code >> _TILE_BITS) & _BOARD_MASK
-                    gain = code >> (_TILE_BITS + _BOARD_BITS)
-                    hands[p] = nh
-                    pips[p] = pt - PIPS[t]
-                    nkb = kb ^ lb << sp
-                    nu = u ^ lb
-                    vec = None
-                    if not nh:
-                        pts = out_points(p)
-                        vec = tuple(pts if s == mine else 0 for s in range(sides))
-                    elif pos >= nstock and not nu & fitof[nb]:
-                        vec = block_vec(nkb)
-                    else:
-                        vec = mx(nkb, nu, nb, q, pos, p, child_limit)
-                    hands[p] = h
-                    pips[p] = pt
-                    if vec is None:
-                        continue  # worse for this seat than its best so far
-                    if gain:
-                        vec = tuple(v + gain if s == mine else v for s, v in enumerate(vec))
-                    k = pref(vec)[mine]
-                    if best is None or k > best_key:
-                        best, best_key = vec, k
-                        if single_winner:
-                            own = best[mine]
-                            # The parent's worth of this position is at most -own if this
-                            # seat wins, else at most the winner's points so far.
-                            if prune and (-own if own > 0 else max(best)) < limit:
-                                return None
-                            if 0 < own >= ceiling:
-                                break  # it wins the most there is: nothing else is better
-                            child_limit = own if own > 0 else -max(best)
+                t = code & 31
+                lb = 1 << t
+                nh = h ^ lb
+                nb = (code >> _TILE_BITS) & _BOARD_MASK
+                gain = code >> (_TILE_BITS + _BOARD_BITS)
+                hands[p] = nh
+                pips[p] = pt - PIPS[t]
+                nkb = kb ^ lb << sp
+                nu = u ^ lb
+                vec = None
+                if not nh:
+                    pts = out_points(p)
+                    vec = tuple(pts if s == mine else 0 for s in range(sides))
+                elif pos >= nstock and not nu & fitof[nb]:
+                    vec = block_vec(nkb)
+                else:
+                    vec = mx(nkb, nu, nb, q, pos, p, child_limit)
+                hands[p] = h
+                pips[p] = pt
+                if vec is None:
+                    continue  # worse for this seat than its best so far
+                if gain:
+                    vec = tuple(v + gain if s == mine else v for s, v in enumerate(vec))
+                k = pref(vec)[mine]
+                if best is None or k > best_key:
+                    best, best_key = vec, k
+                    if single_winner:
+                        own = best[mine]
+                        # The parent's worth of this position is at most -own if this
+                        # seat wins, else at most the winner's points so far.
+                        if prune and (-own if own > 0 else max(best)) < limit:
+                            return None
+                        if 0 < own >= ceiling:
+                            break  # it wins the most there is: nothing else is better
+                        child_limit = own if own > 0 else -max(best)
             assert best is not None
             memo[key] = best
             return best

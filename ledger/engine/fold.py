@@ -31,7 +31,8 @@ from ledger.events import (
     Played,
     Resigned,
 )
-from ledger.findings import Finding, Unreadable
+from ledger.findings import Finding, Unreadable, finding
+from ledger.i18n.phrases import Counted, Phrase
 from ledger.rules.base import HAND_SIZE, Lead
 from ledger.tiles import ALL_TILES, FULL_SET, Tile, mask_of, tiles_of
 
@@ -48,14 +49,16 @@ class _Ctx:
         self.out = out
         self.findings = findings
 
-    def error(self, code: str, message: str) -> None:
-        self.findings.append(Finding(self.index, "error", code, message))
+    # ``template`` is the English sentence with {name} slots (the catalogs' msgid); the
+    # parameters are built only here, when a rule is broken.
+    def error(self, code: str, template: str, /, **params: object) -> None:
+        self.findings.append(finding(self.index, "error", code, template, **params))
 
-    def warn(self, code: str, message: str) -> None:
-        self.findings.append(Finding(self.index, "warning", code, message))
+    def warn(self, code: str, template: str, /, **params: object) -> None:
+        self.findings.append(finding(self.index, "warning", code, template, **params))
 
-    def fatal(self, code: str, message: str) -> Unreadable:
-        return Unreadable(Finding(self.index, "error", code, message))
+    def fatal(self, code: str, template: str, /, **params: object) -> Unreadable:
+        return Unreadable(finding(self.index, "error", code, template, **params))
 
 
 def advance(st: State, ev: Event, index: int | None, out: list[Event],
@@ -111,28 +114,27 @@ def finish(st: State, out: list[Event], findings: list[Finding], index: int | No
         score_deal(st, index, None, out, findings)
     if st.phase != "ended" and st.phase != "waiting":
         ctx.warn("match-unfinished",
-                 f"the record stops before the match ended (scores {_scores(st)}, "
-                 f"target {st.rules.target})")
+                 "the record stops before the match ended (scores {scores}, target {target})",
+                 scores=tuple(st.scores), target=st.rules.target)
 
 
 # --- helpers ---------------------------------------------------------------------
 
 
-def _scores(st: State) -> str:
-    return ", ".join(str(s) for s in st.scores)
+# The parameters of findings: ends as (name, number) pairs, worded per language (an
+# end: "the left end (3)"; ``fits``: "... and ..."; ``ends``: "..., ... and ...").
 
 
-def _end_phrase(st: State, i: int) -> str:
-    return f"the {END_NAMES[i]} end ({st.ends[i]})"
+def _end_pair(st: State, i: int) -> tuple[str, int]:
+    return (END_NAMES[i], st.ends[i])
 
 
-def _fits_phrase(st: State, tile: Tile) -> str:
-    return " and ".join(_end_phrase(st, i) for i in fitting_ends(st, tile))
+def _fits(st: State, tile: Tile) -> tuple[tuple[str, int], ...]:
+    return tuple(_end_pair(st, i) for i in fitting_ends(st, tile))
 
 
-def _ends_phrase(st: State) -> str:
-    ends = [_end_phrase(st, i) for i, n in enumerate(st.ends) if n != CLOSED]
-    return ", ".join(ends[:-1]) + " and " + ends[-1] if len(ends) > 1 else ends[0]
+def _open_ends(st: State) -> tuple[tuple[str, int], ...]:
+    return tuple(_end_pair(st, i) for i, n in enumerate(st.ends) if n != CLOSED)
 
 
 def _first_fit(st: State, seat: int) -> Tile | None:
@@ -148,15 +150,15 @@ def _rank(tile: Tile) -> tuple[int, int, int]:
 _BY_RANK = sorted(ALL_TILES, key=_rank, reverse=True)
 
 
-def _where(st: State, tile: Tile) -> str:
+def _where(st: State, tile: Tile) -> Phrase:
     if st.table & tile.bit:
-        return "it already lies on the table"
+        return Phrase("it already lies on the table")
     for s, h in enumerate(st.hands):
         if h & tile.bit:
-            return f"it is in seat {s}'s hand"
+            return Phrase("it is in seat {seat}'s hand", seat=s)
     if st.stock is not None and tile in st.stock[st.stock_pos:]:
-        return "it is still in the stock"
-    return "it is not in that hand"
+        return Phrase("it is still in the stock")
+    return Phrase("it is not in that hand")
 
 
 def _can_draw(st: State) -> bool:
@@ -191,15 +193,23 @@ def _check_block(st: State, ctx: _Ctx) -> None:
         score_deal(st, None, None, ctx.out, ctx.findings)
 
 
-def _require_deal(st: State, ev: Played | Drew, ctx: _Ctx, verb: str) -> None:
+def _require_deal(st: State, ev: Played | Drew, ctx: _Ctx) -> None:
+    played = isinstance(ev, Played)
+    seat, tile, deal = ev.seat, None if ev.tile is None else str(ev.tile), st.deal + 1
     if st.phase == "ended":
         raise ctx.fatal("after-match-end",
-                        f"seat {ev.seat} {verb} {ev.tile or 'a tile'} after the match had ended")
+                        "seat {seat} played {tile} after the match had ended" if played else
+                        "seat {seat} drew {tile} after the match had ended" if tile else
+                        "seat {seat} drew a tile after the match had ended", seat=seat, tile=tile)
     if st.phase == "waiting":
-        raise ctx.fatal("no-deal", f"seat {ev.seat} {verb} before any deal")
+        raise ctx.fatal("no-deal", "seat {seat} played before any deal" if played else
+                        "seat {seat} drew before any deal", seat=seat)
     if st.phase == "over":
-        raise ctx.fatal("deal-over", f"seat {ev.seat} {verb} {ev.tile or 'a tile'} after "
-                        f"deal {st.deal + 1} had ended")
+        raise ctx.fatal("deal-over",
+                        "seat {seat} played {tile} after deal {deal} had ended" if played else
+                        "seat {seat} drew {tile} after deal {deal} had ended" if tile else
+                        "seat {seat} drew a tile after deal {deal} had ended",
+                        seat=seat, tile=tile, deal=deal)
 
 
 # --- deal ------------------------------------------------------------------------
@@ -215,16 +225,15 @@ def _on_dealt(st: State, ev: Dealt, ctx: _Ctx) -> None:
             hidden_doubles = bool(rules.redeal_doubles) and any(st.hidden)
             if not st.redeal_due and not hidden_doubles:
                 ctx.error("unexpected-redeal",
-                          f"deal {st.deal + 1} was dealt again, but no hand held "
-                          f"{rules.redeal_doubles or 4} or more doubles"
-                          if rules.redeal_doubles else
-                          f"deal {st.deal + 1} was dealt again before any play; this table "
-                          "never reshuffles")
+                          "deal {deal} was dealt again, but no hand held {doubles} or more "
+                          "doubles" if rules.redeal_doubles else
+                          "deal {deal} was dealt again before any play; this table never "
+                          "reshuffles", deal=st.deal + 1, doubles=rules.redeal_doubles or 4)
             st.deal -= 1  # a redeal replaces the deal, it is not a new one
         else:
             ctx.error("deal-not-finished",
-                      f"deal {st.deal + 1} was still being played (seat {st.to_move} to move) "
-                      "when a new deal started; it scores nothing")
+                      "deal {deal} was still being played (seat {seat} to move) when a new "
+                      "deal started; it scores nothing", deal=st.deal + 1, seat=st.to_move)
     elif st.pending:
         score_deal(st, ctx.index, None, ctx.out, ctx.findings)
         if st.match_over:
@@ -261,8 +270,8 @@ def _on_dealt(st: State, ev: Dealt, ctx: _Ctx) -> None:
 def _validate_deal(st: State, ev: Dealt, ctx: _Ctx) -> None:
     rules = st.rules
     if len(ev.hands) != rules.seats:
-        raise ctx.fatal("bad-deal", f"the deal gives {len(ev.hands)} hands for "
-                        f"{rules.seats} seats")
+        raise ctx.fatal("bad-deal", "the deal gives {count} hands for {seats} seats",
+                        count=len(ev.hands), seats=rules.seats)
     # The usual deal, settled with bitmasks: full hands, a full stock, no tile twice.
     # Anything else goes through the checks below, which name what is wrong.
     given = 0
@@ -280,27 +289,31 @@ def _validate_deal(st: State, ev: Dealt, ctx: _Ctx) -> None:
                 count += len(ev.stock)
             if given.bit_count() == count:
                 return
-    seen: dict[Tile, str] = {}
+    seen: dict[Tile, Phrase] = {}
 
-    def take(tile: Tile, place_name: str) -> None:
+    def take(tile: Tile, place_name: Phrase) -> None:
         if tile in seen:
-            raise ctx.fatal("bad-deal", f"{tile} is dealt twice: to {seen[tile]} and to "
-                            f"{place_name}")
+            raise ctx.fatal("bad-deal", "{tile} is dealt twice: to {first} and to {second}",
+                            tile=str(tile), first=seen[tile], second=place_name)
         seen[tile] = place_name
 
     for s, hand in enumerate(ev.hands):
         if hand is None:
             continue
         if len(hand) != HAND_SIZE:
-            raise ctx.fatal("bad-deal", f"seat {s} is dealt {len(hand)} tiles, not {HAND_SIZE}")
+            raise ctx.fatal("bad-deal", "seat {seat} is dealt {count} tiles, not {size}",
+                            seat=s, count=len(hand), size=HAND_SIZE)
+        seat = Phrase("seat {seat}", seat=s)
         for tile in hand:
-            take(tile, f"seat {s}")
+            take(tile, seat)
     if ev.stock is not None:
         if len(ev.stock) != rules.stock_size:
-            raise ctx.fatal("bad-deal", f"the stock lists {len(ev.stock)} tiles; "
-                            f"{rules.seats} seats leave {rules.stock_size} undealt")
+            raise ctx.fatal("bad-deal", "the stock lists {count} tiles; {seats} seats leave "
+                            "{size} undealt", count=len(ev.stock), seats=rules.seats,
+                            size=rules.stock_size)
+        stock = Phrase("the stock")
         for tile in ev.stock:
-            take(tile, "the stock")
+            take(tile, stock)
 
 
 def _set_lead(st: State, ev: Dealt) -> None:
@@ -334,50 +347,53 @@ def _set_lead(st: State, ev: Dealt) -> None:
 # --- play, draw, pass --------------------------------------------------------------
 
 
-def _take_from_hand(st: State, seat: int, tile: Tile, ctx: _Ctx, verb: str) -> None:
+def _take_from_hand(st: State, seat: int, tile: Tile, ctx: _Ctx) -> None:
     if st.hands[seat] & tile.bit:
         st.hands[seat] &= ~tile.bit
         return
     if st.table & tile.bit:
         raise ctx.fatal("tile-already-played",
-                        f"seat {seat} {verb} {tile}, but {tile} already lies on the table")
+                        "seat {seat} played {tile}, but {tile} already lies on the table",
+                        seat=seat, tile=str(tile))
     if st.hidden[seat] and not st.known_elsewhere() & tile.bit:
         st.hidden[seat] -= 1
         return
-    raise ctx.fatal("tile-not-in-hand", f"seat {seat} {verb} {tile}, which it does not hold: "
-                    f"{_where(st, tile)}")
+    raise ctx.fatal("tile-not-in-hand", "seat {seat} played {tile}, which it does not hold: "
+                    "{where}", seat=seat, tile=str(tile), where=_where(st, tile))
 
 
 def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
     if st.phase != "playing":
-        _require_deal(st, ev, ctx, "played")
+        _require_deal(st, ev, ctx)
     seat, tile = ev.seat, ev.tile
     opening = st.table == 0
     if st.to_move is not None and seat != st.to_move:
         if not opening:
-            raise ctx.fatal("out-of-turn", f"seat {seat} played {tile}, but it was seat "
-                            f"{st.to_move}'s turn")
-        ctx.error("wrong-leader", f"seat {seat} opened deal {st.deal + 1}, but seat "
-                  f"{st.to_move} had to lead it")
+            raise ctx.fatal("out-of-turn", "seat {seat} played {tile}, but it was seat "
+                            "{turn}'s turn", seat=seat, tile=str(tile), turn=st.to_move)
+        ctx.error("wrong-leader", "seat {seat} opened deal {deal}, but seat {leader} had to "
+                  "lead it", seat=seat, deal=st.deal + 1, leader=st.to_move)
     if st.redeal_due:
-        ctx.error("redeal-required", f"deal {st.deal + 1} had to be reshuffled: a hand was "
-                  f"dealt {st.rules.redeal_doubles} or more doubles")
+        ctx.error("redeal-required", "deal {deal} had to be reshuffled: a hand was dealt "
+                  "{doubles} or more doubles", deal=st.deal + 1, doubles=st.rules.redeal_doubles)
         st.redeal_due = False
     hands = st.hands
     if hands[seat] & tile.bit:
         hands[seat] ^= tile.bit  # _take_from_hand's first case, without the call
     else:
-        _take_from_hand(st, seat, tile, ctx, "played")
+        _take_from_hand(st, seat, tile, ctx)
     st.fresh = False
     if opening:
         if st.must_open is not None and tile is not st.must_open:
-            ctx.error("wrong-opening-tile", f"seat {seat} opened with {tile}, but deal "
-                      f"{st.deal + 1} must open with {st.must_open}, "
-                      + ("the highest double dealt" if st.must_open.is_double
-                         else "the heaviest tile dealt"))
+            ctx.error("wrong-opening-tile",
+                      "seat {seat} opened with {tile}, but deal {deal} must open with {must}, "
+                      "the highest double dealt" if st.must_open.is_double else
+                      "seat {seat} opened with {tile}, but deal {deal} must open with {must}, "
+                      "the heaviest tile dealt",
+                      seat=seat, tile=str(tile), deal=st.deal + 1, must=str(st.must_open))
         if ev.end is not None:
-            ctx.warn("end-on-opening", f"the first tile of deal {st.deal + 1} names an end "
-                     f"({ev.end}); it changes nothing")
+            ctx.warn("end-on-opening", "the first tile of deal {deal} names an end ({side}); "
+                     "it changes nothing", deal=st.deal + 1, side=ev.end)
         open_board(st, tile, tile.low if ev.reversed else tile.high)
         st.leader = seat
     else:
@@ -419,57 +435,63 @@ def _lay(st: State, ev: Played, ctx: _Ctx) -> None:
     tile = ev.tile
     fits = fitting_ends(st, tile)
     if not fits:
-        raise ctx.fatal("tile-does-not-fit", f"seat {ev.seat} played {tile}, which fits "
-                        f"none of the open ends: {_ends_phrase(st)}")
+        raise ctx.fatal("tile-does-not-fit", "seat {seat} played {tile}, which fits none of "
+                        "the open ends: {ends}", seat=ev.seat, tile=str(tile),
+                        ends=_open_ends(st))
     if ev.end is not None:
         end = END_NAMES.index(ev.end)
         if end not in fits:
             if st.ends[end] == CLOSED:
-                raise ctx.fatal("wrong-end", f"seat {ev.seat} played {tile} on the {ev.end} "
-                                f"end, which is not open; it fits {_fits_phrase(st, tile)}")
-            raise ctx.fatal("wrong-end", f"seat {ev.seat} played {tile} on "
-                            f"{_end_phrase(st, end)}, where it does not fit")
+                raise ctx.fatal("wrong-end", "seat {seat} played {tile} on the {side} end, "
+                                "which is not open; it fits {fits}", seat=ev.seat,
+                                tile=str(tile), side=ev.end, fits=_fits(st, tile))
+            raise ctx.fatal("wrong-end", "seat {seat} played {tile} on {end}, where it does "
+                            "not fit", seat=ev.seat, tile=str(tile), end=_end_pair(st, end))
     elif len(fits) == 1 or len({outcome_key(st, tile, i) for i in fits}) == 1:
         end = fits[0]
     else:
-        raise ctx.fatal("missing-end", f"seat {ev.seat} played {tile} without naming an end, "
-                        f"and it fits {_fits_phrase(st, tile)} with different results")
+        raise ctx.fatal("missing-end", "seat {seat} played {tile} without naming an end, and "
+                        "it fits {fits} with different results", seat=ev.seat, tile=str(tile),
+                        fits=_fits(st, tile))
     place(st, tile, end)
 
 
 def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
     if st.phase != "playing":
-        _require_deal(st, ev, ctx, "drew")
+        _require_deal(st, ev, ctx)
     seat = ev.seat
     if st.to_move is None or st.table == 0:
-        raise ctx.fatal("out-of-turn", f"seat {seat} drew before deal {st.deal + 1} was opened")
+        raise ctx.fatal("out-of-turn", "seat {seat} drew before deal {deal} was opened",
+                        seat=seat, deal=st.deal + 1)
     if seat != st.to_move:
-        raise ctx.fatal("out-of-turn", f"seat {seat} drew, but it was seat {st.to_move}'s turn")
+        raise ctx.fatal("out-of-turn", "seat {seat} drew, but it was seat {turn}'s turn",
+                        seat=seat, turn=st.to_move)
     if not st.rules.draws or st.rules.stock_size == 0:
-        raise ctx.fatal("no-stock", f"seat {seat} drew, but this table has no stock to draw "
-                        "from: a seat that cannot play passes")
+        raise ctx.fatal("no-stock", "seat {seat} drew, but this table has no stock to draw "
+                        "from: a seat that cannot play passes", seat=seat)
     if st.stock_left == 0:
-        raise ctx.fatal("empty-stock", f"seat {seat} drew from an empty stock")
+        raise ctx.fatal("empty-stock", "seat {seat} drew from an empty stock", seat=seat)
     if st.drawn is not None:
-        ctx.error("illegal-draw", f"seat {seat} drew again instead of playing {st.drawn}, "
-                  f"which fits {_fits_phrase(st, st.drawn)}")
+        ctx.error("illegal-draw", "seat {seat} drew again instead of playing {tile}, which "
+                  "fits {fits}", seat=seat, tile=str(st.drawn), fits=_fits(st, st.drawn))
     elif st.hands[seat] & st.fit_mask():
         fit = _first_fit(st, seat)
         assert fit is not None
-        ctx.error("illegal-draw", f"seat {seat} drew while holding {fit}, which fits "
-                  f"{_fits_phrase(st, fit)}")
+        ctx.error("illegal-draw", "seat {seat} drew while holding {tile}, which fits {fits}",
+                  seat=seat, tile=str(fit), fits=_fits(st, fit))
     tile = ev.tile
     if st.stock is not None:
         expected = st.stock[st.stock_pos]
         if tile is None:
             tile = expected
         elif tile is not expected:
-            raise ctx.fatal("wrong-draw", f"seat {seat} drew {tile}, but the next tile of the "
-                            f"stock is {expected}")
+            raise ctx.fatal("wrong-draw", "seat {seat} drew {tile}, but the next tile of the "
+                            "stock is {expected}", seat=seat, tile=str(tile),
+                            expected=str(expected))
         st.stock_pos += 1
     elif tile is not None and st.known_elsewhere() & tile.bit:
-        raise ctx.fatal("wrong-draw", f"seat {seat} drew {tile}, which is not in the stock: "
-                        f"{_where(st, tile)}")
+        raise ctx.fatal("wrong-draw", "seat {seat} drew {tile}, which is not in the stock: "
+                        "{where}", seat=seat, tile=str(tile), where=_where(st, tile))
     st.stock_left -= 1
     if tile is None:
         st.hidden[seat] += 1
@@ -483,34 +505,36 @@ def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
 def _on_passed(st: State, ev: Passed, ctx: _Ctx) -> None:
     seat = ev.seat
     if st.phase == "waiting":
-        raise ctx.fatal("no-deal", f"seat {seat} passed before any deal")
+        raise ctx.fatal("no-deal", "seat {seat} passed before any deal", seat=seat)
     if st.phase in ("over", "ended"):
         if st.over == "block" and st.block_next is not None:
             if seat == st.block_next:
                 st.block_next = st.rules.next_seat(seat)
             else:
-                ctx.error("pass-out-of-order", f"seat {seat} passed after the block, but the "
-                          f"next seat in turn was seat {st.block_next}")
+                ctx.error("pass-out-of-order", "seat {seat} passed after the block, but the "
+                          "next seat in turn was seat {next}", seat=seat, next=st.block_next)
         else:
-            ctx.error("after-deal-end", f"seat {seat} passed after deal {st.deal + 1} had "
-                      "ended")
+            ctx.error("after-deal-end", "seat {seat} passed after deal {deal} had ended",
+                      seat=seat, deal=st.deal + 1)
         return
     if st.to_move is not None and seat != st.to_move:
-        raise ctx.fatal("out-of-turn", f"seat {seat} passed, but it was seat {st.to_move}'s "
-                        "turn")
+        raise ctx.fatal("out-of-turn", "seat {seat} passed, but it was seat {turn}'s turn",
+                        seat=seat, turn=st.to_move)
     if st.table == 0:
-        ctx.error("illegal-pass", f"seat {seat} passed instead of opening deal {st.deal + 1}")
+        ctx.error("illegal-pass", "seat {seat} passed instead of opening deal {deal}",
+                  seat=seat, deal=st.deal + 1)
     elif st.drawn is not None:
-        ctx.error("illegal-pass", f"seat {seat} passed instead of playing {st.drawn}, just "
-                  f"drawn, which fits {_fits_phrase(st, st.drawn)}")
+        ctx.error("illegal-pass", "seat {seat} passed instead of playing {tile}, just drawn, "
+                  "which fits {fits}", seat=seat, tile=str(st.drawn), fits=_fits(st, st.drawn))
     else:
         fit = _first_fit(st, seat)
         if fit is not None:
-            ctx.error("illegal-pass", f"seat {seat} passed holding {fit}, which fits "
-                      f"{_fits_phrase(st, fit)}")
+            ctx.error("illegal-pass", "seat {seat} passed holding {tile}, which fits {fits}",
+                      seat=seat, tile=str(fit), fits=_fits(st, fit))
         elif _can_draw(st):
-            ctx.error("illegal-pass", f"seat {seat} passed, but {st.stock_left} tiles were "
-                      "left in the stock to draw")
+            ctx.error("illegal-pass", "seat {seat} passed, but {left} were left in the stock "
+                      "to draw", seat=seat,
+                      left=Counted("{count} tiles", "{count} tiles", st.stock_left))
     st.passes += 1
     st.drawn = None
     st.to_move = st.rules.next_seat(seat)
@@ -524,33 +548,35 @@ def _on_block(st: State, ev: BlockClaimed, ctx: _Ctx) -> None:
     if st.over == "block":
         return
     if st.over == "out":
-        ctx.error("false-block", f"the record claims a block, but deal {st.deal + 1} ended "
-                  f"with seat {st.last_player} going out")
+        ctx.error("false-block", "the record claims a block, but deal {deal} ended with seat "
+                  "{seat} going out", deal=st.deal + 1, seat=st.last_player)
     elif st.phase == "playing":
-        reason = _why_not_blocked(st)
-        ctx.error("false-block", f"the record claims a block, but {reason}")
+        ctx.error("false-block", "the record claims a block, but {reason}",
+                  reason=_why_not_blocked(st))
 
 
-def _why_not_blocked(st: State) -> str:
+def _why_not_blocked(st: State) -> Phrase:
     if _can_draw(st):
-        return f"{st.stock_left} tiles are left in the stock"
+        return Counted("{count} tiles are left in the stock", "{count} tiles are left in the "
+                       "stock", st.stock_left)
     for s in range(st.rules.seats):
         fit = _first_fit(st, s)
         if fit is not None:
-            return f"seat {s} can still play {fit} on {_fits_phrase(st, fit)}"
+            return Phrase("seat {seat} can still play {tile} on {fits}", seat=s, tile=str(fit),
+                          fits=_fits(st, fit))
     if st.table == 0:
-        return "no tile has been played yet"
-    return "a hidden hand may still hold a tile that fits"
+        return Phrase("no tile has been played yet")
+    return Phrase("a hidden hand may still hold a tile that fits")
 
 
 def _on_revealed(st: State, ev: HandsRevealed, ctx: _Ctx) -> None:
     if st.phase == "playing" or st.phase == "waiting":
-        ctx.error("reveal-before-end", f"hands were revealed while deal {st.deal + 1} was "
-                  "still being played")
+        ctx.error("reveal-before-end", "hands were revealed while deal {deal} was still being "
+                  "played", deal=st.deal + 1)
         return
     if len(ev.hands) != st.rules.seats:
-        ctx.error("reveal-mismatch", f"the reveal lists {len(ev.hands)} hands for "
-                  f"{st.rules.seats} seats")
+        ctx.error("reveal-mismatch", "the reveal lists {count} hands for {seats} seats",
+                  count=len(ev.hands), seats=st.rules.seats)
         return
     for s, hand in enumerate(ev.hands):
         if hand is None:
@@ -558,8 +584,8 @@ def _on_revealed(st: State, ev: HandsRevealed, ctx: _Ctx) -> None:
         shown = mask_of(hand)
         count = st.hands[s].bit_count() + st.hidden[s]
         if st.hands[s] & ~shown or len(hand) != count or shown & st.table:
-            ctx.error("reveal-mismatch", f"seat {s} shows {', '.join(map(str, hand)) or 'no tiles'}"
-                      f", but the plays leave it {_hand_phrase(st, s)}")
+            ctx.error("reveal-mismatch", "seat {seat} shows {shown}, but the plays leave it "
+                      "{left}", seat=s, shown=_tiles_param(hand), left=_hand_phrase(st, s))
             continue
         st.hands[s] = shown
         st.hidden[s] = 0
@@ -567,18 +593,25 @@ def _on_revealed(st: State, ev: HandsRevealed, ctx: _Ctx) -> None:
         score_deal(st, None, None, ctx.out, ctx.findings)
 
 
-def _hand_phrase(st: State, seat: int) -> str:
-    known = ", ".join(str(t) for t in tiles_of(st.hands[seat]))
+def _tiles_param(tiles: Iterable[Tile]) -> tuple[str, ...] | Phrase:
+    names = tuple(map(str, tiles))
+    return names if names else Phrase("no tiles")
+
+
+def _hand_phrase(st: State, seat: int) -> tuple[str, ...] | Phrase:
+    known = tiles_of(st.hands[seat])
     if st.hidden[seat]:
-        extra = f"{st.hidden[seat]} unseen tile{'s' if st.hidden[seat] > 1 else ''}"
-        return f"{known} and {extra}" if known else extra
-    return known or "no tiles"
+        extra = Counted("{count} unseen tile", "{count} unseen tiles", st.hidden[seat])
+        return Phrase("{tiles} and {unseen}", tiles=tuple(map(str, known)), unseen=extra) \
+            if known else extra
+    return _tiles_param(known)
 
 
 def _on_deal_end(st: State, ev: DealEndClaimed, ctx: _Ctx) -> None:
     if st.phase == "playing" or st.phase == "waiting":
-        ctx.error("deal-end-early", f"the record says deal {st.deal + 1} ended ({ev.result}), "
-                  f"but by the rules it goes on: {_why_not_blocked(st)}")
+        ctx.error("deal-end-early", "the record says deal {deal} ended ({result}), but by the "
+                  "rules it goes on: {reason}", deal=st.deal + 1, result=ev.result,
+                  reason=_why_not_blocked(st))
         return
     if st.pending:
         score_deal(st, ctx.index, ev, ctx.out, ctx.findings)
@@ -587,17 +620,24 @@ def _on_deal_end(st: State, ev: DealEndClaimed, ctx: _Ctx) -> None:
         return
     if (ev.result, ev.winner) != (got.result, got.winner) or (
             ev.points is not None and ev.points != got.points):
-        ctx.error("wrong-deal-end", f"the record says deal {st.deal + 1} ended "
-                  f"{_result_phrase(ev.result, ev.winner, ev.points)}, but by the rules it "
-                  f"ended {_result_phrase(got.result, got.winner, got.points)}")
+        ctx.error("wrong-deal-end", "the record says deal {deal} ended {claimed}, but by the "
+                  "rules it ended {actual}", deal=st.deal + 1,
+                  claimed=_result_phrase(ev.result, ev.winner, ev.points),
+                  actual=_result_phrase(got.result, got.winner, got.points))
 
 
-def _result_phrase(result: str, winner: int | None, points: int | None) -> str:
-    if result == "tie" or winner is None:
-        return f"in a {result} with no winner" if result != "tie" else "in a tie, nobody scoring"
-    how = "going out" if result == "out" else "a block"
-    pts = f" scoring {points}" if points is not None else ""
-    return f"with seat {winner} winning by {how}{pts}"
+def _result_phrase(result: str, winner: int | None, points: int | None) -> Phrase:
+    if result == "tie":
+        return Phrase("in a tie, nobody scoring")
+    if winner is None:
+        return Phrase("in a {result} with no winner", result=result)
+    if result == "out":
+        return Phrase("with seat {seat} winning by going out", seat=winner) if points is None \
+            else Phrase("with seat {seat} winning by going out scoring {points}", seat=winner,
+                        points=points)
+    return Phrase("with seat {seat} winning by a block", seat=winner) if points is None \
+        else Phrase("with seat {seat} winning by a block scoring {points}", seat=winner,
+                    points=points)
 
 
 def _on_bot(st: State, ev: BotSeated, ctx: _Ctx) -> None:
@@ -613,7 +653,8 @@ def _close_pending(st: State, ctx: _Ctx) -> bool:
 
 def _on_resigned(st: State, ev: Resigned, ctx: _Ctx) -> None:
     if _close_pending(st, ctx) or st.phase == "ended":
-        ctx.error("after-match-end", f"seat {ev.seat} resigned after the match had ended")
+        ctx.error("after-match-end", "seat {seat} resigned after the match had ended",
+                  seat=ev.seat)
         return
     side = resign_winner(st.rules, st.scores, ev.seat)
     end_match(st, side, "resign", ctx.out)
@@ -636,8 +677,9 @@ def _on_draw_agreed(st: State, ev: DrawAgreed, ctx: _Ctx) -> None:
 def _on_match_end(st: State, ev: MatchEndClaimed, ctx: _Ctx) -> None:
     _close_pending(st, ctx)
     if st.phase != "ended":
-        ctx.error("match-end-early", f"the record says the match ended, but by the rules it "
-                  f"goes on: scores {_scores(st)}, target {st.rules.target}")
+        ctx.error("match-end-early", "the record says the match ended, but by the rules it "
+                  "goes on: scores {scores}, target {target}", scores=tuple(st.scores),
+                  target=st.rules.target)
         return
     rules = st.rules
     same_winner = (ev.winner is None and st.winner is None) or (
@@ -645,11 +687,21 @@ def _on_match_end(st: State, ev: MatchEndClaimed, ctx: _Ctx) -> None:
         and 0 <= ev.winner < rules.seats and rules.side_of(ev.winner) == rules.side_of(st.winner))
     same_scores = ev.scores is None or list(ev.scores) == st.scores
     if not (same_winner and same_scores):
-        claimed = "no winner" if ev.winner is None else f"seat {ev.winner} winning"
-        actual = "no winner" if st.winner is None else f"seat {st.winner} winning"
-        ctx.error("wrong-match-end", f"the record says the match ended with {claimed}"
-                  + (f" at {', '.join(map(str, ev.scores))}" if ev.scores is not None else "")
-                  + f", but by the rules it ended with {actual} at {_scores(st)}")
+        claimed = _winner_phrase(ev.winner)
+        actual = _winner_phrase(st.winner)
+        if ev.scores is not None:
+            ctx.error("wrong-match-end", "the record says the match ended with {claimed} at "
+                      "{claimed_scores}, but by the rules it ended with {actual} at {scores}",
+                      claimed=claimed, claimed_scores=tuple(ev.scores), actual=actual,
+                      scores=tuple(st.scores))
+        else:
+            ctx.error("wrong-match-end", "the record says the match ended with {claimed}, but "
+                      "by the rules it ended with {actual} at {scores}", claimed=claimed,
+                      actual=actual, scores=tuple(st.scores))
+
+
+def _winner_phrase(seat: int | None) -> Phrase:
+    return Phrase("no winner") if seat is None else Phrase("seat {seat} winning", seat=seat)
 
 
 _HANDLERS: dict[type, Callable[[State, Any, _Ctx], None]] = {

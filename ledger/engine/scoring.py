@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ledger.engine.state import DealResult, State
 from ledger.events import DealEndClaimed, DealScored, Event, MatchEnded
-from ledger.findings import Finding
+from ledger.findings import Finding, finding
 from ledger.rules.base import BlockView, DealRecap, Rules
 from ledger.tiles import pips_of, tiles_of
 
@@ -41,14 +41,14 @@ def score_deal(st: State, index: int | None, claim: DealEndClaimed | None,
         if claim is None:
             if index is None:
                 return  # wait: a reveal or a claim may still come
-            findings.append(Finding(index, "warning", "deal-unscored",
-                                    f"deal {st.deal + 1} cannot be scored: hands stay hidden "
-                                    "and the record claims no result"))
+            findings.append(finding(index, "warning", "deal-unscored",
+                                    "deal {deal} cannot be scored: hands stay hidden and the "
+                                    "record claims no result", deal=st.deal + 1))
             result = DealResult(st.over or "block", st.last_player if st.over == "out" else None, 0)
         else:
-            findings.append(Finding(index, "warning", "points-from-record",
-                                    f"deal {st.deal + 1}: hands stay hidden, so its result is "
-                                    "taken from the record"))
+            findings.append(finding(index, "warning", "points-from-record",
+                                    "deal {deal}: hands stay hidden, so its result is taken "
+                                    "from the record", deal=st.deal + 1))
             result = DealResult(claim.result, claim.winner, claim.points or 0)
     _record(st, result, out)
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from ledger.engine.board import fitting_ends, open_board, place
 from ledger.engine.state import END_NAMES, State
 from ledger.events import Dealt, Drew, Event, HandsRevealed, Passed, Played
+from ledger.i18n.phrases import Phrase
 from ledger.rules.base import HAND_SIZE, SET_SIZE, Rules
 from ledger.tiles import FULL_SET, Tile, mask_of, tiles_of
 
@@ -46,15 +47,25 @@ class HiddenHand:
     candidates: tuple[Tile, ...] = ()  # the tiles the unknown ones are among
 
     def describe(self) -> str:
-        known = ", ".join(str(t) for t in self.known)
-        text = (f"seat {self.seat}'s starting hand stays partly unknown: {self.unknown} of "
-                f"{HAND_SIZE} tiles unseen")
+        return str(self.sentence())
+
+    def sentence(self) -> Phrase:
+        """What the audit says of the hand, as a template and its parameters."""
+        known = tuple(str(t) for t in self.known)
+        pool = tuple(str(t) for t in self.candidates)
+        params = {"seat": self.seat, "unknown": self.unknown, "size": HAND_SIZE}
+        if known and pool:
+            return Phrase("seat {seat}'s starting hand stays partly unknown: {unknown} of {size} "
+                          "tiles unseen (known: {known}); the unseen ones are among {pool}",
+                          known=known, pool=pool, **params)
         if known:
-            text += f" (known: {known})"
-        if self.candidates:
-            pool = ", ".join(str(t) for t in self.candidates)
-            text += f"; the unseen ones are among {pool}"
-        return text
+            return Phrase("seat {seat}'s starting hand stays partly unknown: {unknown} of {size} "
+                          "tiles unseen (known: {known})", known=known, **params)
+        if pool:
+            return Phrase("seat {seat}'s starting hand stays partly unknown: {unknown} of {size} "
+                          "tiles unseen; the unseen ones are among {pool}", pool=pool, **params)
+        return Phrase("seat {seat}'s starting hand stays partly unknown: {unknown} of {size} "
+                      "tiles unseen", **params)
 
 
 _TURNS = (Played, Drew, Passed)

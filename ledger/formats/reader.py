@@ -21,8 +21,9 @@ from typing import IO, Any
 import orjson
 
 from ledger.events import Event
-from ledger.findings import Finding
+from ledger.findings import Finding, finding
 from ledger.formats.wire import MatchHeader, ParseError, parse_events, parse_header
+from ledger.i18n.phrases import Phrase, english
 
 MAX_LINE = 8 * 1024 * 1024
 _CHUNK = 1 << 20
@@ -31,7 +32,13 @@ _MIB = 1024 * 1024
 
 
 class ReadError(OSError):
-    """The input cannot be read at all (missing, unreadable, not gzip)."""
+    """The input cannot be read at all (missing, unreadable, not gzip); ``template`` and
+    ``params`` word it in any language."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(english(template, params))
+        self.template = template
+        self.params = params
 
 
 class StrictReadError(ValueError):
@@ -73,21 +80,23 @@ def parse_match(obj: object, index: int = 0, path: str = "<match>",
     try:
         rec.header = parse_header(obj)
     except ParseError as exc:
-        rec.problems.append(Finding(None, "error", exc.code, exc.message))
+        rec.problems.append(finding(None, "error", exc.code, exc.template, **exc.params))
         return rec
     assert isinstance(obj, dict)
     seats = len(rec.header.seats)
     rec.events, errors = parse_events(obj["events"], seats)
     for i, error in errors:
-        rec.problems.append(Finding(i, "error", error.code, f"event {i}: {error.message}"))
+        rec.problems.append(finding(i, "error", error.code, "event {event}: {reason}", event=i,
+                                    reason=error.phrase()))
         if error.code != "unknown-event-type" and rec.stop is None:
             rec.stop = i
     return rec
 
 
-def _problem(index: int, path: str, line: int | None, code: str, message: str) -> MatchRecord:
+def _problem(index: int, path: str, line: int | None, code: str, template: str,
+             /, **params: object) -> MatchRecord:
     rec = MatchRecord(index=index, path=path, line=line)
-    rec.problems.append(Finding(None, "error", code, message))
+    rec.problems.append(finding(None, "error", code, template, **params))
     return rec
 
 
@@ -95,25 +104,31 @@ def _decode(data: bytes, index: int, path: str, line: int | None) -> MatchRecord
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        where = f"line {line}" if line is not None else "the file"
-        return _problem(index, path, line, "bad-json", f"{where} is not valid JSON: "
-                        f"{_json_trouble(data, exc)}")
+        trouble = _json_trouble(data, exc)
+        if line is not None:
+            return _problem(index, path, line, "bad-json", "line {line} is not valid JSON: "
+                            "{reason}", line=line, reason=trouble)
+        return _problem(index, path, line, "bad-json", "the file is not valid JSON: {reason}",
+                        reason=trouble)
     return parse_match(obj, index, path, line)
 
 
-def _json_trouble(data: bytes, exc: orjson.JSONDecodeError) -> str:
+def _json_trouble(data: bytes, exc: orjson.JSONDecodeError) -> Phrase:
     """Why a line is not JSON, in words: orjson's own are cryptic for bad bytes."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as bad:
-        return f"it is not UTF-8 text (byte {bad.start + 1} is 0x{data[bad.start]:02x})"
+        return Phrase("it is not UTF-8 text (byte {byte} is {value})", byte=bad.start + 1,
+                      value=f"0x{data[bad.start]:02x}")
     if not data.strip():
-        return "it is empty"
-    place = f"column {exc.colno}" if exc.lineno == 1 else f"line {exc.lineno}, column {exc.colno}"
-    hint = ""
+        return Phrase("it is empty")
+    place = Phrase("column {column}", column=exc.colno) if exc.lineno == 1 else \
+        Phrase("line {line}, column {column}", line=exc.lineno, column=exc.colno)
+    # orjson's own words (exc.msg) stay English: they name the JSON trouble exactly.
     if exc.msg == "unexpected content after document" and exc.lineno > 1:
-        hint = " (a .json file holds one match; put many one per line in a .jsonl file)"
-    return f"{exc.msg} at {place}{hint}"
+        return Phrase("{error} at {place} (a .json file holds one match; put many one per line "
+                      "in a .jsonl file)", error=exc.msg, place=place)
+    return Phrase("{error} at {place}", error=exc.msg, place=place)
 
 
 def _open(path: Path) -> tuple[IO[bytes], bool]:
@@ -121,19 +136,21 @@ def _open(path: Path) -> tuple[IO[bytes], bool]:
     try:
         raw = path.open("rb")
     except OSError as exc:
-        raise ReadError(f"{path}: cannot open: {exc.strerror or exc}") from None
+        raise ReadError("{path}: cannot open: {error}", path=str(path),
+                        error=str(exc.strerror or exc)) from None
     try:
         info = os.fstat(raw.fileno())
         empty = stat.S_ISREG(info.st_mode) and info.st_size == 0  # a pipe shows size 0 too
         magic = raw.peek(2)[:2] if isinstance(raw, io.BufferedReader) else b""
     except OSError as exc:
         raw.close()
-        raise ReadError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise ReadError("{path}: cannot read: {error}", path=str(path),
+                        error=str(exc.strerror or exc)) from None
     if magic == b"\x1f\x8b":
         return gzip.GzipFile(fileobj=raw, mode="rb"), empty  # type: ignore[return-value]
     if path.suffix.lower() == ".gz" and not empty:
         raw.close()
-        raise ReadError(f"{path}: not a gzip file, though its name ends in .gz")
+        raise ReadError("{path}: not a gzip file, though its name ends in .gz", path=str(path))
     return raw, empty
 
 
@@ -142,7 +159,7 @@ def read_matches(path: str | Path, max_line: int = MAX_LINE) -> Iterator[MatchRe
     path = Path(path)
     name = str(path)
     if path.is_dir():
-        raise ReadError(f"{path}: is a folder, not a match file")
+        raise ReadError("{path}: is a folder, not a match file", path=str(path))
     stream, empty = _open(path)
     with stream:
         if empty:
@@ -161,12 +178,13 @@ def _read_document(stream: IO[bytes], name: str, max_line: int) -> Iterator[Matc
                        "the file is cut off: its compressed data ends early")
         return
     except (OSError, zlib.error) as exc:
-        yield _problem(0, name, None, "corrupt-file", f"the file is damaged: {exc}")
+        yield _problem(0, name, None, "corrupt-file", "the file is damaged: {error}",
+                       error=str(exc))
         return
     if len(data) > max_line:
         yield _problem(0, name, None, "line-too-long",
-                       f"the file is larger than {max_line / _MIB:g} MiB; a match file of "
-                       "that size is not read")
+                       "the file is larger than {limit} MiB; a match file of that size is not "
+                       "read", limit=f"{max_line / _MIB:g}")
         return
     data = data.removeprefix(_BOM)
     if not data.strip():
@@ -195,13 +213,15 @@ def _read_lines(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRe
             size = len(data) + _skip_line(stream) if too_long else len(data)
         except EOFError:
             yield _problem(index, name, line_no + 1, "truncated-file",
-                           f"the file is cut off {_after(line_no)}: its compressed data ends "
-                           f"early, so line {line_no + 1} and any after it are lost")
+                           "the file is cut off {after}: its compressed data ends early, so "
+                           "line {line} and any after it are lost", after=_after(line_no),
+                           line=line_no + 1)
             return
         except (OSError, zlib.error) as exc:
             yield _problem(index, name, line_no + 1, "corrupt-file",
-                           f"the file is damaged {_after(line_no)} ({exc}), so line "
-                           f"{line_no + 1} and any after it cannot be read")
+                           "the file is damaged {after} ({error}), so line {line} and any "
+                           "after it cannot be read", after=_after(line_no), error=str(exc),
+                           line=line_no + 1)
             return
         if not data:
             break
@@ -210,8 +230,9 @@ def _read_lines(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRe
             data = data.removeprefix(_BOM)
         if too_long:
             yield _problem(index, name, line_no, "line-too-long",
-                           f"line {line_no} is {size / _MIB:.1f} MiB, more than the "
-                           f"{max_line / _MIB:g} MiB a match may take; it was skipped")
+                           "line {line} is {size} MiB, more than the {limit} MiB a match may "
+                           "take; it was skipped", line=line_no, size=f"{size / _MIB:.1f}",
+                           limit=f"{max_line / _MIB:g}")
             index += 1
             continue
         if not data.strip():
@@ -224,8 +245,9 @@ def _read_lines(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRe
                        "the file holds no match: it has only blank lines")
 
 
-def _after(line_no: int) -> str:
-    return f"after line {line_no}" if line_no else "within its first line"
+def _after(line_no: int) -> Phrase:
+    return Phrase("after line {line}", line=line_no) if line_no else \
+        Phrase("within its first line")
 
 
 def _skip_line(stream: IO[bytes]) -> int:

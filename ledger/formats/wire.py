@@ -22,6 +22,7 @@ from ledger.events import (
     Played,
     Resigned,
 )
+from ledger.i18n.phrases import Phrase, english
 from ledger.tiles import TILE_BY_TEXT, Tile, TileError
 
 FORMAT = "domino-match/1"
@@ -29,12 +30,19 @@ RESULTS = ("out", "block", "tie")
 
 
 class ParseError(ValueError):
-    """A value of the file cannot be read; ``code`` is the finding code."""
+    """A value of the file cannot be read; ``code`` is the finding code. ``template`` and
+    ``params`` word the message in any language (ledger.i18n)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, template: str, /, **params: object) -> None:
+        message = english(template, params)
         super().__init__(message)
         self.code = code
         self.message = message
+        self.template = template
+        self.params = params
+
+    def phrase(self) -> Phrase:
+        return Phrase(self.template, None, **self.params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +57,12 @@ class MatchHeader:
 
 def parse_header(obj: object) -> MatchHeader:
     if not isinstance(obj, dict):
-        raise ParseError("bad-format", f"a match must be a JSON object, not {_kind(obj)}")
+        raise ParseError("bad-format", "a match must be a JSON object, not {kind}",
+                         kind=_kind(obj))
     fmt = obj.get("format")
     if fmt != FORMAT:
-        raise ParseError("bad-format", f"format is {fmt!r}; this reader reads {FORMAT!r}")
+        raise ParseError("bad-format", "format is {value}; this reader reads {format}",
+                         value=repr(fmt), format=repr(FORMAT))
     table = obj.get("table")
     if not isinstance(table, dict) or not isinstance(table.get("rules"), str):
         raise ParseError("bad-format", "table.rules must name a rules preset (a string)")
@@ -75,25 +85,39 @@ def parse_header(obj: object) -> MatchHeader:
     return MatchHeader(table["rules"], dict(options), tuple(seats), source, started)
 
 
-def _kind(value: object) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
-            int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
+def _kind(value: object) -> Phrase:
+    kind = type(value)
+    if kind is dict:
+        return Phrase("an object")
+    if kind is list:
+        return Phrase("a list")
+    if kind is str:
+        return Phrase("a string")
+    if kind is bool:
+        return Phrase("a boolean")
+    if kind is int or kind is float:
+        return Phrase("a number")
+    if value is None:
+        return Phrase("null")
+    return Phrase("a value")
 
 
-def _tile(value: object, what: str) -> Tile:
+def _tile(value: object, what: str | Phrase) -> Tile:
     try:
         return Tile.parse(value)
     except TileError as exc:
-        raise ParseError("bad-tile", f"{what}: {exc}") from None
+        raise ParseError("bad-tile", "{what}: {reason}", what=what,
+                         reason=Phrase(exc.template, None, **exc.params)) from None
 
 
 def _seat(obj: Mapping[str, Any], seats: int, key: str = "seat") -> int:
     value = obj.get(key)
     if type(value) is not int:
-        raise ParseError("bad-event", f"{key} must be a seat number, not {value!r}")
+        raise ParseError("bad-event", "{key} must be a seat number, not {value}", key=key,
+                         value=repr(value))
     if not 0 <= value < seats:
-        raise ParseError("bad-seat", f"seat {value} does not exist: the seats are 0 to "
-                         f"{seats - 1}")
+        raise ParseError("bad-seat", "seat {seat} does not exist: the seats are 0 to {last}",
+                         seat=value, last=seats - 1)
     return value
 
 
@@ -101,7 +125,7 @@ def _opt_seat(obj: Mapping[str, Any], seats: int, key: str) -> int | None:
     return None if obj.get(key) is None else _seat(obj, seats, key)
 
 
-def _tiles(values: list[Any], what: str) -> tuple[Tile, ...]:
+def _tiles(values: list[Any], what: str | Phrase) -> tuple[Tile, ...]:
     """A list of tiles: exact notations by one lookup each, anything else as ``_tile`` reads it."""
     try:
         return tuple(map(TILE_BY_TEXT.__getitem__, values))
@@ -111,15 +135,16 @@ def _tiles(values: list[Any], what: str) -> tuple[Tile, ...]:
 
 def _hands(value: object, what: str) -> tuple[tuple[Tile, ...] | None, ...]:
     if not isinstance(value, list):
-        raise ParseError("bad-event", f"{what} must be a list of hands")
+        raise ParseError("bad-event", "{key} must be a list of hands", key=what)
     hands: list[tuple[Tile, ...] | None] = []
     for s, hand in enumerate(value):
         if hand is None:
             hands.append(None)
         elif isinstance(hand, list):
-            hands.append(_tiles(hand, f"{what} of seat {s}"))
+            hands.append(_tiles(hand, Phrase("{key} of seat {seat}", key=what, seat=s)))
         else:
-            raise ParseError("bad-event", f"{what} of seat {s} must be a list of tiles or null")
+            raise ParseError("bad-event", "{key} of seat {seat} must be a list of tiles or null",
+                             key=what, seat=s)
     return tuple(hands)
 
 
@@ -178,14 +203,14 @@ def parse_events(objs: list[Any], seats: int
 
 def _parse_event(obj: object, seats: int) -> Event:
     if not isinstance(obj, dict):
-        raise ParseError("bad-event", f"an event must be an object, not {_kind(obj)}")
+        raise ParseError("bad-event", "an event must be an object, not {kind}", kind=_kind(obj))
     kind = obj.get("type")
     at = obj.get("at")
     if at is not None and not isinstance(at, str):
         raise ParseError("bad-event", "at must be an ISO 8601 string")
     reader = _READERS.get(kind) if isinstance(kind, str) else None
     if reader is None:
-        raise ParseError("unknown-event-type", f"unknown event type {kind!r}")
+        raise ParseError("unknown-event-type", "unknown event type {value}", value=repr(kind))
     return reader(obj, seats, at)
 
 
@@ -204,7 +229,8 @@ def _read_play(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
     tile = _tile(raw, "tile")
     end = o.get("end")
     if end is not None and end not in ENDS:
-        raise ParseError("bad-event", f"end must be left, right, up or down, not {end!r}")
+        raise ParseError("bad-event", "end must be left, right, up or down, not {value}",
+                         value=repr(end))
     reversed_ = tile.high != tile.low and _first_number(raw) == tile.low
     return Played(seat=seat, tile=tile, end=end, reversed=reversed_, at=at)
 
@@ -226,10 +252,12 @@ def _read_draw(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
 def _read_deal_end(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
     result = o.get("result")
     if result not in RESULTS:
-        raise ParseError("bad-event", f"result must be out, block or tie, not {result!r}")
+        raise ParseError("bad-event", "result must be out, block or tie, not {value}",
+                         value=repr(result))
     points = o.get("points")
     if points is not None and type(points) is not int:
-        raise ParseError("bad-event", f"points must be a whole number, not {points!r}")
+        raise ParseError("bad-event", "points must be a whole number, not {value}",
+                         value=repr(points))
     return DealEndClaimed(result=result, winner=_opt_seat(o, seats, "winner"), points=points,
                           at=at)
 

@@ -25,8 +25,8 @@ def make_rules(preset: str, seats: int, options: Mapping[str, object] | None = N
     """The rules of a table, or RulesError naming what cannot be set up."""
     if preset not in PRESETS:
         raise RulesError(
-            "unknown-preset",
-            f"there is no table {preset!r} (known: {', '.join(PRESETS)})",
+            "unknown-preset", "there is no table {preset} (known: {known})",
+            preset=repr(preset), known=tuple(PRESETS),
         )
     return PRESETS[preset].rules(seats, options)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ledger.i18n.phrases import english
 from ledger.tiles import Tile
 
 DEFAULT_TARGET = 100
@@ -18,12 +19,17 @@ SET_SIZE = 28
 
 
 class RulesError(ValueError):
-    """A table cannot be set up as asked (unknown preset, option, seat count)."""
+    """A table cannot be set up as asked (unknown preset, option, seat count).
 
-    def __init__(self, code: str, message: str) -> None:
+    ``template`` and ``params`` word the message in any language (ledger.i18n)."""
+
+    def __init__(self, code: str, template: str, /, **params: object) -> None:
+        message = english(template, params)
         super().__init__(message)
         self.code = code
         self.message = message
+        self.template = template
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +128,13 @@ class Preset:
             if name not in self.options:
                 raise RulesError(
                     "unknown-option",
-                    f"table {self.id!r} has no option {name!r} "
-                    f"(it accepts: {', '.join(self.options)})",
+                    "table {preset} has no option {option} (it accepts: {accepted})",
+                    preset=repr(self.id), option=repr(name), accepted=self.options,
                 )
         if seats not in self.seat_counts:
-            counts = " or ".join(str(n) for n in self.seat_counts)
             raise RulesError(
-                "bad-seat-count", f"table {self.id!r} is played by {counts} seats, not {seats}"
+                "bad-seat-count", "table {preset} is played by {counts} seats, not {seats}",
+                preset=repr(self.id), counts=self.seat_counts, seats=seats,
             )
         return self.build(seats, options)
 
@@ -140,12 +146,13 @@ def target_option(
     if type(value) is not int or value < 0:
         raise RulesError(
             "bad-option",
-            f"option target must be a whole number of points, 0 or more, not {value!r}",
+            "option target must be a whole number of points, 0 or more, not {value}",
+            value=repr(value),
         )
     if allowed is not None and value not in allowed:
-        choices = ", ".join(str(v) for v in allowed)
         raise RulesError(
-            "bad-option", f"table {preset!r} plays to a target of {choices}, not {value}"
+            "bad-option", "table {preset} plays to a target of {choices}, not {value}",
+            preset=repr(preset), choices=tuple(allowed), value=value,
         )
     return value
 

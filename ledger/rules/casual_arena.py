@@ -29,9 +29,10 @@ def _block_winner(view: BlockView) -> int:
 def _build(seats: int, options: Mapping[str, object]) -> Rules:
     teams = options.get("teams", False)
     if type(teams) is not bool:
-        raise RulesError("bad-option", f"option teams must be true or false, not {teams!r}")
+        raise RulesError("bad-option", "option teams must be true or false, not {value}",
+                         value=repr(teams))
     if teams and seats != 4:
-        raise RulesError("bad-option", f"couples (teams) need 4 seats, not {seats}")
+        raise RulesError("bad-option", "couples (teams) need 4 seats, not {seats}", seats=seats)
     return Rules(
         preset="casual-arena",
         seats=seats,

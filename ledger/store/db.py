@@ -11,6 +11,7 @@ database is brought up to date on open; a server database is migrated only by
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -184,6 +185,6 @@ def open_db(url: str | None = None, migrate: bool | None = None) -> Engine:
             where = engine.url.render_as_string(hide_password=True)
             raise SchemaOutOfDate(f"the ledger at {where} is at schema revision "
                                   f"{current or 'none'}, not {head}: run `domino-ledger db "
-                                  f"upgrade --db {where}`")
+                                  f"upgrade --db {shlex.quote(where)}`")
         upgrade(engine)
     return engine

@@ -22,9 +22,14 @@ _GENESIS = b"domino-ledger/1 genesis\n"
 _CONTENT = b"domino-ledger/1 content\n"
 
 
+_dumps = orjson.dumps
+_SORTED = orjson.OPT_SORT_KEYS
+_sha256 = hashlib.sha256
+
+
 def canonical(value: object) -> str:
     """The one JSON spelling of a value that the ledger hashes and stores."""
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    return _dumps(value, option=_SORTED).decode()
 
 
 def header_object(preset: str, options: Mapping[str, Any], seats: Iterable[str],
@@ -45,8 +50,8 @@ def stamp(when: datetime) -> str:
 
 def event_hash(prev: bytes, seq: int, recorded_index: int, kind: str, type_: str,
                recorded_at: str, payload: str) -> bytes:
-    head = f"\n{seq}\n{recorded_index}\n{kind}\n{type_}\n{recorded_at}\n".encode()
-    return hashlib.sha256(prev + head + payload.encode()).digest()
+    body = f"\n{seq}\n{recorded_index}\n{kind}\n{type_}\n{recorded_at}\n{payload}"
+    return _sha256(prev + body.encode()).digest()
 
 
 def content_hash(header_json: str, payloads: Iterable[str]) -> bytes:

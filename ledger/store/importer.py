@@ -41,7 +41,14 @@ from ledger.findings import Finding
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.store.db import write_connection
 from ledger.store.hashing import canonical, content_hash, genesis
-from ledger.store.mapper import Header, Row, chain_rows, payload_of, unread_type
+from ledger.store.mapper import (
+    Header,
+    Row,
+    chain_rows,
+    finding_json,
+    payload_of,
+    unread_type,
+)
 from ledger.store.models import MATCHES
 from ledger.store.readmodels import ReadModel, compute, insert_model
 
@@ -152,7 +159,7 @@ def prepare(record: MatchRecord, report: AuditReport | None = None,
     last_seq, head = (rows[-1].seq, rows[-1].hash) if rows else (-1, genesis(header_json))
     model = compute(0, header, ok, len(raw_events), last_seq, head,
                     zip(seqs, derived, strict=True))
-    findings = [f.to_dict() for f in report.findings]
+    findings = [finding_json(f) for f in report.findings]
     return Prepared(header, content_hash(header_json, payloads), rows, model, ok,
                     report.complete, len(report.errors), findings, len(raw_events),
                     record.index, record.path, record.line, record.source)
@@ -252,7 +259,7 @@ class Unstorable:
     @classmethod
     def of(cls, record: MatchRecord) -> Unstorable:
         return cls(record.index, record.path, record.line, record.source,
-                   tuple(f.to_dict() for f in record.problems))
+                   tuple(finding_json(f) for f in record.problems))
 
 
 Item = Prepared | Unstorable

@@ -34,7 +34,7 @@ from ledger.store.db import write_connection
 from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
 from ledger.store.hashing import genesis
 from ledger.store.importer import insert_rows
-from ledger.store.mapper import Header, chain_rows, payload_of
+from ledger.store.mapper import Header, chain_rows, finding_json, payload_of
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import load, replace_model, stored
 
@@ -149,7 +149,7 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     if warnings or status != m.status:
         conn.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(
             status=status, warnings=m.warnings + len(warnings),
-            findings=list(m.findings) + [f.to_dict() for f in warnings]))
+            findings=list(m.findings) + [finding_json(f) for f in warnings]))
     old = stored(conn, match_id, header, m.ok)
     new = load(conn, match_id)
     assert new is not None

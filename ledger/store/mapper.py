@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from ledger.events import Event
+from ledger.findings import Finding
 from ledger.formats.wire import (
     FORMAT,
     MatchHeader,
@@ -74,6 +75,11 @@ class Header:
 
 def payload_of(event: Event) -> str:
     return canonical(event_to_dict(event))
+
+
+def finding_json(finding: Finding) -> dict[str, Any]:
+    """A finding as a match row keeps it (and as ``verify`` compares it)."""
+    return dict(finding.to_dict())
 
 
 def unread_type(raw: object) -> str:

@@ -23,7 +23,7 @@ from ledger.formats.reader import parse_match
 from ledger.rules import make_rules
 from ledger.store.hashing import content_hash, event_hash, genesis, stamp
 from ledger.store.importer import prepare, safe_audit
-from ledger.store.mapper import Header, event_of, match_object, payload_of
+from ledger.store.mapper import Header, event_of, finding_json, match_object, payload_of
 from ledger.store.models import EVENTS, MATCHES
 
 
@@ -121,7 +121,7 @@ def _refold(m: Any, header: Header, rows: list[Any]) -> Broken | None:
         prep = prepare(record, report)
         assert prep is not None
         expected = [(r.seq, r.recorded_index, r.kind, r.type, r.payload) for r in prep.rows]
-        findings = [f.to_dict() for f in report.findings]
+        findings = [finding_json(f) for f in report.findings]
     for have, want in zip(stored, expected, strict=False):
         if have != want:
             seq, index, kind, type_, _ = have
@@ -171,6 +171,6 @@ def _live_fold(header: Header, rows: list[Any]) -> tuple[list[tuple[int, int, st
         for d in result.derived:
             out.append((seq, r.recorded_index, "derived", d.TYPE, payload_of(d)))
             seq += 1
-        findings += [f.to_dict() for f in result.findings]
+        findings += [finding_json(f) for f in result.findings]
         state = result.state
     return out, findings

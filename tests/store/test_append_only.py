@@ -9,9 +9,11 @@ import pytest
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError
 
+from ledger.store import db
 from ledger.store.hashing import canonical, event_hash, stamp
 from ledger.store.models import EVENTS, MATCHES
 from ledger.store.verify import verify
+from tests.store.conftest import Schemas
 from tests.store.helpers import count, drop_triggers, import_path, sql
 
 
@@ -36,11 +38,17 @@ def test_the_database_refuses_to_change_events(filled: Engine, statement: str) -
         assert all(v.ok for v in verify(c))
 
 
-def test_postgres_refuses_truncate_too(filled: Engine) -> None:
-    if filled.dialect.name != "postgresql":
-        pytest.skip("SQLite has no TRUNCATE")
-    with pytest.raises(DBAPIError, match="append-only"):
-        sql(filled, "TRUNCATE events CASCADE")
+@pytest.mark.postgres
+def test_postgres_refuses_truncate_too(schemas: Schemas, corpus_file: Path) -> None:
+    engine = db.open_db(schemas.new(), migrate=True)  # SQLite has no TRUNCATE
+    try:
+        import_path(engine, corpus_file)
+        with pytest.raises(DBAPIError, match="append-only"):
+            sql(engine, "TRUNCATE events CASCADE")
+        with pytest.raises(DBAPIError, match="kept for good"):
+            sql(engine, "TRUNCATE matches CASCADE")
+    finally:
+        engine.dispose()
 
 
 @pytest.mark.parametrize("statement", [

@@ -88,3 +88,12 @@ def test_a_server_database_is_migrated_only_on_request(url: str) -> None:
     db.upgrade(engine)
     engine.dispose()
     db.open_db(url).dispose()
+
+
+def test_an_embedded_ledger_runs_in_wal_mode(engine: Engine) -> None:
+    if engine.dialect.name != "sqlite":
+        assert engine.dialect.driver == "psycopg"
+        return
+    with engine.connect() as c:
+        assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert c.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1

@@ -20,7 +20,7 @@ from ledger.rules import PRESETS, RulesError, make_rules
 from ledger.store import live
 from ledger.store.errors import BadInput
 from web.deps import ReadSession, WriteSession
-from web.recorder import CHART, NotRecordable, Recording, load_recording
+from web.recorder import CHART, NotRecordable, Recording, group_refusals, load_recording
 from web.templating import templates
 
 router = APIRouter(include_in_schema=False)
@@ -109,6 +109,7 @@ def _context(rec: Recording) -> dict[str, Any]:
                "known": list(r.known), "candidates": list(r.candidates)} for r in m.reveal]
     return {"nav": "record", "rec": rec, "m": m, "st": rec.state, "fr": rec.frame,
             "sheet": rec.sheet, "chart": CHART, "reveal_seats": reveal,
+            "group_refusals": group_refusals,
             "reveal_base": reveal_event(rec.state, {}) if m.reveal else None}
 
 
