@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import orjson
 
+from ledger.analysis import commands as analysis_commands
 from ledger.audit import AuditReport, audit_record
 from ledger.exports import commands as exports
 from ledger.findings import Finding, finding
@@ -141,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     # register(subparsers). web/cli.py extends this parser with `serve`.
     exports.register(sub)
     store_commands.register(sub)
+    analysis_commands.register(sub)
     return parser
 
 

@@ -38,7 +38,7 @@ class Finding:
     def from_dict(cls, obj: Mapping[str, object]) -> Finding:
         """A finding read back from ``to_dict()``, with ``wording()`` under "wording"."""
         event = obj.get("event")
-        severity = "warning" if obj.get("severity") == "warning" else "error"
+        severity: Severity = "warning" if obj.get("severity") == "warning" else "error"
         wording = obj.get("wording")
         template, params = "", {}
         if isinstance(wording, dict) and isinstance(wording.get("template"), str):

@@ -18,15 +18,19 @@ from ledger.events import DealScored, Event, FivesScored, MatchEnded, Result
 from ledger.findings import Finding
 from ledger.formats.reader import MatchRecord
 from ledger.formats.wire import MatchHeader
+from ledger.glossary import table_name
+from ledger.i18n import ENGLISH, Counted, Language, Phrase
+from ledger.i18n.phrases import N_
 from ledger.rules import PRESETS, RulesError, make_rules
 from ledger.rules.base import Rules
 
+# Why a match ended, in English: also the msgids of the other languages (``end_text``).
 END_PHRASES = {
-    "target": "reached the target",
-    "one-round": "a single deal decided it",
-    "resign": "resignation",
-    "abandon": "abandoned",
-    "agree_draw": "agreed draw",
+    "target": N_("reached the target"),
+    "one-round": N_("a single deal decided it"),
+    "resign": N_("resignation"),
+    "abandon": N_("abandoned"),
+    "agree_draw": N_("agreed draw"),
 }
 
 
@@ -78,9 +82,13 @@ class AuditStatus:
     @property
     def label(self) -> str:
         """"ok" or "3 errors": what the sheet prints."""
+        return self.text(ENGLISH)
+
+    def text(self, lang: Language) -> str:
+        """``label`` in a language."""
         if self.ok:
-            return "ok"
-        return f"{self.errors} error{'s' if self.errors != 1 else ''}"
+            return lang.say("ok")
+        return lang.say_n("{count} error", "{count} errors", self.errors)
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "status": self.label, "errors": self.errors,
@@ -124,9 +132,16 @@ class ScoreSheet:
 
     @property
     def end_phrase(self) -> str:
+        return self.end_text(ENGLISH)
+
+    def end_text(self, lang: Language) -> str:
+        """Why the match ended (``end_phrase``) in a language."""
         if not self.complete:
-            return "not finished"
-        return END_PHRASES.get(self.end or "", self.end or "ended")
+            return lang.say("not finished")
+        phrase = END_PHRASES.get(self.end or "")
+        if phrase is not None:
+            return lang.say(phrase)
+        return self.end if self.end else lang.say("ended")
 
     @property
     def source_label(self) -> str:
@@ -138,15 +153,30 @@ class ScoreSheet:
     @property
     def table_label(self) -> str:
         """The table in words: "PlayElephant Domena, 4 seats in two teams, to 100"."""
+        return self.table_text(ENGLISH)
+
+    def table_text(self, lang: Language) -> str:
+        """``table_label`` in a language (the table's name as its players know it)."""
         seats = len(self.players)
-        parts = [self.title, f"{seats} seats in two teams" if self.teams else f"{seats} seats"]
+        name = self.title if lang.code == ENGLISH.code else \
+            table_name(self.preset, lang.code, self.title)
+        parts: list[object] = [
+            name,
+            Counted("{count} seats in two teams", "{count} seats in two teams", seats)
+            if self.teams else Counted("{count} seats", "{count} seats", seats)]
         if self.target is not None:
-            parts.append("one deal" if self.target == 0 else f"to {self.target}")
-        return ", ".join(parts)
+            parts.append(Phrase("one deal") if self.target == 0 else
+                         Phrase("to {target}", target=self.target))
+        return lang.join(parts)
 
     @property
     def options_label(self) -> str:
-        return ", ".join(f"{k} {_option_text(v)}" for k, v in self.options.items())
+        return self.options_text(ENGLISH)
+
+    def options_text(self, lang: Language) -> str:
+        """The options as "target 100, teams yes", in a language (names stay as written)."""
+        return lang.join([Phrase("{option} {value}", option=k, value=_option_value(v))
+                          for k, v in self.options.items()])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -169,12 +199,12 @@ class ScoreSheet:
         }
 
 
-def _option_text(value: object) -> str:
+def _option_value(value: object) -> object:
     if value is True:
-        return "yes"
+        return Phrase("yes")
     if value is False:
-        return "no"
-    return str(value)
+        return Phrase("no")
+    return value if isinstance(value, int) else str(value)
 
 
 def _sides(rules: Rules | None, players: Sequence[str]) -> tuple[Side, ...]:

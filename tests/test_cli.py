@@ -39,7 +39,9 @@ CASES = {c.name: c for c in bad_inputs.cases()}
 
 
 def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    # LC_ALL=C: the English messages whatever the developer's locale (the CLI follows it).
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8",
+           "LC_ALL": "C.UTF-8"}
     done = subprocess.run([sys.executable, "-m", "ledger.cli", "audit", *map(str, args)],
                           capture_output=True, text=True, env=env, cwd=cwd or ROOT,
                           timeout=300)

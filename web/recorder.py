@@ -102,7 +102,7 @@ class Recording:
         y0 = min(t.y for t in tiles) - 0.4
         x1 = max(t.x + t.width for t in tiles) + 0.4
         y1 = max(t.y + t.height for t in tiles) + 0.4
-        w, h = max(x1 - x0, 9.0), max(y1 - y0, 3.2)
+        w, h = max(x1 - x0, 14.0), max(y1 - y0, 4.0)
         return ((x0 + x1 - w) / 2, (y0 + y1 - h) / 2, w, h)
 
     @property

@@ -44,6 +44,11 @@ class Decision:
         """The outcome of best play after the move made."""
         return next(o.outcome for o in self.options if str(o.move) == self.played)
 
+    def best_moves(self, side: int) -> list[Move]:
+        """The moves as good as the best for ``side`` (the mover's side)."""
+        top = _worth(self.best, side)
+        return [o.move for o in self.options if _worth(o.outcome, side) == top]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "event": self.event,
@@ -260,6 +265,11 @@ def _close(work: _Deal, st: State, note: str | None) -> DealReview:
         deal=work.deal, event=work.event, best=work.best if work.solver else None,
         decisions=tuple(work.decisions), steps=tuple(work.steps), result=result,
         note=work.note or note, sides=st.rules.sides)
+
+
+def _worth(vec: Outcome, side: int) -> int:
+    """``solver.worth`` read off the outcome's length (two sides: the margin)."""
+    return vec[side] - vec[1 - side] if len(vec) == 2 else vec[side]
 
 
 class DealAnalyser:

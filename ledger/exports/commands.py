@@ -17,6 +17,7 @@ from ledger.formats.writer import (
     write_matches,
     write_stream,
 )
+from ledger.i18n import Counted, Language, add_lang_option, chosen_language
 
 FORMATS = ("csv", "json", "pdf", "match")
 EXIT_OK, EXIT_SKIPPED, EXIT_FAILED = 0, 1, 2
@@ -40,6 +41,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the file to write ('-' for standard output); for --format match "
                         f"its name says the container: {', '.join(CONTAINERS)}")
+    add_lang_option(p)
     p.set_defaults(func=cmd_export)
 
 
@@ -53,6 +55,7 @@ class _Run:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    lang = chosen_language(args)
     run = _Run()
     try:
         since = parse_since(args.since) if args.since is not None else None
@@ -61,35 +64,37 @@ def cmd_export(args: argparse.Namespace) -> int:
             container_of(args.output)  # a bad file name fails before any work
         selected = list(select(args.matches, criteria, run.skip, args.db))
         if not selected:
-            print("domino-ledger: no match selected; nothing written", file=sys.stderr)
+            print("domino-ledger: " + lang.say("no match selected; nothing written"),
+                  file=sys.stderr)
             return EXIT_FAILED
         if args.format == "match":
             count = _export_matches(selected, args.output, run)
         else:
             count = len(selected)
-            _write(args.output, _sheet_bytes(args.format, selected))
+            _write(args.output, _sheet_bytes(args.format, selected, lang))
     except (SelectionError, WriteError) as exc:
         print(f"domino-ledger: {exc}", file=sys.stderr)
         return EXIT_FAILED
     if args.output != "-":
-        print(f"wrote {count} match{'es' if count != 1 else ''} to {args.output}",
+        print(lang.say("wrote {matches} to {file}", file=args.output,
+                       matches=Counted("{count} match", "{count} matches", count)),
               file=sys.stderr)
     return EXIT_SKIPPED if run.skipped else EXIT_OK
 
 
-def _sheet_bytes(fmt: str, selected: list[Selected]) -> bytes:
+def _sheet_bytes(fmt: str, selected: list[Selected], lang: Language) -> bytes:
     sheets = [s.sheet() for s in selected]
     if fmt == "csv":
         from ledger.exports.csv_export import csv_bytes
 
-        return csv_bytes(sheets)
+        return csv_bytes(sheets, lang)
     if fmt == "json":
         from ledger.exports.json_export import json_bytes
 
-        return json_bytes(sheets)
+        return json_bytes(sheets, lang)
     from ledger.exports.pdf_export import pdf_bytes  # fpdf loads only when a PDF is asked
 
-    return pdf_bytes(sheets)
+    return pdf_bytes(sheets, lang)
 
 
 def _export_matches(selected: list[Selected], output: str, run: _Run) -> int:

@@ -13,6 +13,7 @@ import io
 from collections.abc import Iterable
 from typing import TextIO
 
+from ledger.i18n import ENGLISH, Language
 from ledger.scoresheet import DealRow, ScoreSheet
 
 MAX_SIDES = 4
@@ -45,15 +46,23 @@ def _cell(value: Cell) -> str | int:
     return value if isinstance(value, int) else _text(value)
 
 
-def sheet_rows(sheet: ScoreSheet) -> list[list[str | int]]:
-    """The CSV rows of one sheet (no header row); a match without deals gets one row."""
+def sheet_rows(sheet: ScoreSheet, lang: Language = ENGLISH) -> list[list[str | int]]:
+    """The CSV rows of one sheet (no header row); a match without deals gets one row.
+
+    The column names and the machine values (rules, result) stay as they are in every
+    language; the human labels (table, teams, audit, match end) follow ``lang``."""
+    title = sheet.title
+    if lang.code != ENGLISH.code:
+        from ledger.glossary import table_name
+
+        title = table_name(sheet.preset, lang.code, sheet.title)
     head: list[Cell] = [
-        sheet.match_id, sheet.ledger_hash, sheet.title, sheet.preset, len(sheet.players),
-        sheet.target, "yes" if sheet.teams else "no", "; ".join(sheet.players),
-        sheet.started_at, sheet.source_label, sheet.audit.label, sheet.audit.errors,
-        sheet.audit.warnings,
+        sheet.match_id, sheet.ledger_hash, title, sheet.preset, len(sheet.players),
+        sheet.target, lang.say("yes") if sheet.teams else lang.say("no"),
+        "; ".join(sheet.players), sheet.started_at, sheet.source_label, sheet.audit.text(lang),
+        sheet.audit.errors, sheet.audit.warnings,
     ]
-    tail: list[Cell] = [sheet.winner, sheet.winner_name, sheet.end_phrase]
+    tail: list[Cell] = [sheet.winner, sheet.winner_name, sheet.end_text(lang)]
     tail += [sheet.scores[i] if i < len(sheet.scores) else None for i in range(MAX_SIDES)]
     deals: list[DealRow | None] = list(sheet.deals) or [None]
     rows = []
@@ -76,20 +85,20 @@ def sheet_rows(sheet: ScoreSheet) -> list[list[str | int]]:
     return rows
 
 
-def write_csv(stream: TextIO, sheets: Iterable[ScoreSheet]) -> int:
+def write_csv(stream: TextIO, sheets: Iterable[ScoreSheet], lang: Language = ENGLISH) -> int:
     """Write a header row and every sheet's rows to a text stream; the number of rows."""
     writer = csv.writer(stream, lineterminator="\r\n")
     writer.writerow(COLUMNS)
     count = 0
     for sheet in sheets:
-        for row in sheet_rows(sheet):
+        for row in sheet_rows(sheet, lang):
             writer.writerow(row)
             count += 1
     return count
 
 
-def csv_bytes(sheets: Iterable[ScoreSheet]) -> bytes:
+def csv_bytes(sheets: Iterable[ScoreSheet], lang: Language = ENGLISH) -> bytes:
     """The whole CSV file, BOM included: what a download sends."""
     buffer = io.StringIO()
-    write_csv(buffer, sheets)
+    write_csv(buffer, sheets, lang)
     return buffer.getvalue().encode(ENCODING)

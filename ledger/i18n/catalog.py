@@ -10,13 +10,13 @@ from __future__ import annotations
 import gettext
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ledger.i18n.phrases import FSI, PDI, Phrase, render
+from ledger.i18n.phrases import FSI, PDI, Phrase, join, render
 
 if TYPE_CHECKING:
     from ledger.findings import Finding
@@ -86,7 +86,7 @@ def negotiate(accept_language: str | None) -> str:
     return min(ranked)[2] if ranked else DEFAULT
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The gettext translations of a shipped language (Jinja2's i18n extension takes it:
     ``env.install_gettext_translations(translations(lang), newstyle=True)``)."""
@@ -139,6 +139,10 @@ class Language:
         """A counted sentence ("{count} error(s)"): the plural form the language needs."""
         return render(singular, {"count": count, **params}, self.translations, self.rtl, plural)
 
+    def join(self, items: Sequence[object]) -> str:
+        """Phrases, numbers or text as a list ("a, b, c"; in Arabic with its comma)."""
+        return join(items, self.translations, self.rtl)
+
     def word(self, phrase: Phrase) -> str:
         return render(phrase.template, phrase.params, self.translations, self.rtl, phrase.plural)
 
@@ -162,7 +166,7 @@ class Language:
         return render(finding.template, finding.params, self.translations, self.rtl)
 
 
-@lru_cache(maxsize=None)
+@cache
 def language(lang: str | None = None) -> Language:
     """A shipped language by code or locale tag; English for None."""
     code = normalize(lang) if lang else DEFAULT

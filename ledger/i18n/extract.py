@@ -82,6 +82,6 @@ def messages(source: str) -> Iterator[Message]:
 
 def extract_python(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
                    options: Mapping[str, Any]) -> Iterator[Message]:
-    """The Babel extraction method (``[ledger.i18n.extract:extract_python: ledger/**.py]``)."""
+    """The Babel extraction method (``[ledger.i18n.extract.extract_python: ledger/**.py]``)."""
     source = fileobj.read().decode(options.get("encoding", "utf-8"))
     yield from messages(source)

@@ -152,10 +152,10 @@ def _value(name: str, value: object, tr: Translator, rtl: bool) -> str:
         return tr.pgettext("result", str(value))
     if name == "severity":  # a finding's: error, warning
         return tr.pgettext("severity", str(value))
-    if name == "end":
+    if name == "end" and _is_end(value):
         return _end(value, tr, rtl)
     if isinstance(value, (list, tuple)):
-        if name in _AND_LISTS or name in _SERIES:
+        if (name in _AND_LISTS or name in _SERIES) and all(_is_end(v) for v in value):
             items = [_end(v, tr, rtl) for v in value]
             return _and_series(items, tr) if name in _SERIES else _and_chain(items, tr)
         items = [_value("", v, tr, rtl) for v in value]
@@ -170,9 +170,20 @@ def _value(name: str, value: object, tr: Translator, rtl: bool) -> str:
     return text
 
 
+def join(items: Sequence[object], tr: Translator = IDENTITY, rtl: bool = False) -> str:
+    """Items (phrases, numbers, text) as a list: "a, b, c" in the reader's language."""
+    return _value("", tuple(items), tr, rtl)
+
+
+def _is_end(value: object) -> bool:
+    """An end as the engine gives it: (its name, its number)."""
+    return isinstance(value, (tuple, list)) and len(value) == 2 and \
+        isinstance(value[0], str) and isinstance(value[1], int)
+
+
 def _end(value: object, tr: Translator, rtl: bool) -> str:
-    side, number = value  # type: ignore[misc]
-    return render("the {side} end ({number})", {"side": side, "number": number}, tr, rtl)
+    assert isinstance(value, (tuple, list))
+    return render("the {side} end ({number})", {"side": value[0], "number": value[1]}, tr, rtl)
 
 
 def _and_chain(items: Sequence[str], tr: Translator) -> str:

@@ -121,12 +121,15 @@ def pages(browser: Any, request: pytest.FixtureRequest) -> Iterator[Pages]:
     got = Pages(browser, request.node.name.replace("[", "-").replace("]", ""))
     try:
         yield got
+        if not got.shots:  # every browser test keeps a screenshot: the page as it ended
+            open_pages = [p for ctx in got.contexts for p in ctx.pages]
+            for i, p in enumerate(open_pages):
+                got.shot(p, f"end{i or ''}")
     finally:
         for ctx in got.contexts:
             ctx.close()
     assert not got.outside, f"a page asked for something outside this machine: {got.outside}"
     assert not got.errors, f"JavaScript errors on the page: {got.errors}"
-    assert got.shots, "every browser test keeps a screenshot"
 
 
 @pytest.fixture

@@ -32,8 +32,14 @@ def start_match(page: Any, base: str, preset: str, seats: int, names: Sequence[s
         page.locator(".practice summary").click()
         page.fill("#seed", seed)
     page.click("#start")
-    page.wait_for_selector("#rec-body")
+    page.wait_for_selector("#recorder[data-ready]")
     return int(page.locator("#recorder").get_attribute("data-match"))
+
+
+def open_recorder(page: Any, url: str) -> None:
+    """Open a recorder's page and wait until its script has set it up."""
+    page.goto(url)
+    page.wait_for_selector("#recorder[data-ready]")
 
 
 def next_seq(page: Any) -> int:
@@ -48,7 +54,8 @@ def wait_past(page: Any, seq: int) -> None:
     """Wait until the page shows the match after sequence number ``seq`` was taken."""
     page.wait_for_function(
         "s => { const b = document.querySelector('#rec-body');"
-        " return b && Number(b.dataset.nextSeq) > s && !document.querySelector('#recorder.busy'); }",
+        " return b && Number(b.dataset.nextSeq) > s"
+        " && !document.querySelector('#recorder.busy'); }",
         arg=seq)
 
 

@@ -16,7 +16,8 @@ from typing import Any
 from ledger.formats.wire import event_to_dict
 from ledger.recording import seeded_deal
 from ledger.rules import make_rules
-from ledger.store.db import open_db, read_session
+from ledger.store.db import open_db, read_session, writing
+from ledger.store.importer import import_file
 from ledger.store.verify import verify_match
 from tests.record.conftest import ROOT, Server
 from tests.record.helpers import stored
@@ -202,3 +203,39 @@ def test_the_menu_api_offers_only_events_the_server_accepts(api: Api) -> None:
                 assert got.status_code == 422
         assert _append(api, match_id, offered[0]["event"], seq).status_code == 201
     assert stored(api, match_id).audit().ok
+
+
+def test_the_new_match_form_says_what_is_wrong(api: Api) -> None:
+    ok = api("POST", "/record", data={"preset": "casual-arena", "seats": "4", "target": "50",
+                                      "teams": "true", "name": ["A", "B", "C", "D"]},
+             follow_redirects=False)
+    assert ok.status_code == 303
+    match = api("GET", ok.headers["location"].replace("/record", "").replace(
+        "/matches/", "/api/matches/")).json()
+    assert match["options"] == {"target": 50, "teams": True} and match["origin"] == "live"
+    for form, message in [
+        ({"preset": "domena", "seats": "3"}, "table &#39;domena&#39; is played by 2 or 4 seats"),
+        ({"preset": "selminha", "seats": "2", "target": "70"},
+         "table &#39;selminha&#39; plays to a target of 50, 100, not 70"),
+        ({"preset": "domena", "seats": "2", "target": "ten"}, "whole number of points"),
+        ({"preset": "domena", "seats": "2", "name": ["Ali", "Ali"]}, "the same name"),
+    ]:
+        got = api("POST", "/record", data=form, follow_redirects=False)
+        assert got.status_code == 422, form
+        assert message in got.text, (form, got.text[:3000])
+
+
+def test_an_imported_match_is_not_recorded_here(api: Api, server: Server) -> None:
+    engine = open_db(server.db_url)
+    try:
+        with writing(engine) as session:
+            (got,) = list(import_file(session, str(ROOT / "sample_matches" /
+                                                   "domena-2.json")))
+    finally:
+        engine.dispose()
+    assert got.id is not None
+    page = api("GET", f"/matches/{got.id}/record")
+    assert page.status_code == 409
+    assert "imported from a file" in page.text
+    refused = _append(api, got.id, {"type": "pass", "seat": 0})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "match-closed"

@@ -8,12 +8,13 @@ This router only starts matches and shows what the rules allow next.
 
 from __future__ import annotations
 
+import html
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from ledger.recording import Menu, reveal_event
 from ledger.rules import PRESETS, RulesError, make_rules
@@ -131,7 +132,10 @@ def record_page(request: Request, match_id: int, session: ReadSession,
 def record_panel(request: Request, match_id: int, session: ReadSession,
                  seed: SeedQuery = None) -> HTMLResponse:
     """The part of the recorder's page that changes with each event (the page swaps it in)."""
-    rec = load_recording(session.connection(), match_id, seed)
+    try:
+        rec = load_recording(session.connection(), match_id, seed)
+    except NotRecordable as exc:
+        return HTMLResponse(f"<p class=\"finding error\">{html.escape(str(exc))}</p>", 409)
     return templates.TemplateResponse(request, "record_panel.html", _context(rec))
 
 
@@ -144,10 +148,13 @@ def _not_recordable(request: Request, match_id: int, message: str) -> HTMLRespon
 
 
 @api.get("/matches/{match_id}/menu", summary="What may be recorded next in a live match")
-def menu_api(match_id: int, session: ReadSession) -> dict[str, Any]:
+def menu_api(match_id: int, session: ReadSession) -> Any:
     """Every event the rules allow next, as ready domino-match/1 objects to append, and
     for the seat to move every tile or action refused with the rule's reason."""
-    rec = load_recording(session.connection(), match_id)
+    try:
+        rec = load_recording(session.connection(), match_id)
+    except NotRecordable as exc:
+        return JSONResponse({"error": {"code": "not-recordable", "message": str(exc)}}, 409)
     return {"match": match_id, "next_seq": rec.next_seq, **_menu_json(rec.menu),
             "undo": None if rec.last is None else
             {"type": "undo", "event": rec.last.index, "takes_back": rec.last.text}}

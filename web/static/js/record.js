@@ -108,6 +108,19 @@
         tab.querySelector("input").addEventListener("change", () => this.select(Number(tab.dataset.seat)));
       }
       this.text.addEventListener("input", () => this.typed());
+      // Enter (or leaving the field) with the hand complete moves on to the next hand.
+      const done = () => {
+        if (this.tilesOf(this.seat).length === this.need(this.seat) && !this.msg.textContent) {
+          this.advance();
+        }
+      };
+      this.text.addEventListener("change", done);
+      this.text.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") {
+          e.preventDefault();
+          done();
+        }
+      });
       this.render();
     }
 
@@ -313,7 +326,14 @@
       if (focus) focusNext();
     }
 
+    // Move the focus to what comes next for keyboard users; a finger or a mouse stays
+    // where it is (no jump, no focus ring on a phone).
+    let modality = "none";
+    document.addEventListener("keydown", () => { modality = "keyboard"; }, true);
+    document.addEventListener("pointerdown", () => { modality = "pointer"; }, true);
+
     function focusNext() {
+      if (modality === "pointer") return;
       const need = body().dataset.need;
       let el = null;
       if (need === "move" || need === "lead") {
@@ -325,11 +345,13 @@
       } else if (need === "over") {
         el = panel.querySelector("#to-sheet");
       }
-      if (el) el.focus({ preventScroll: false });
+      if (el) el.focus({ preventScroll: modality === "none" });
     }
 
     async function record(event) {
       if (busy) return;
+      // When it happened at the table (match format: every event may carry "at").
+      if (!event.at) event = { ...event, at: new Date().toISOString().replace(/\.\d+Z$/, "Z") };
       const expected = nextSeq();
       pending = { event, expected };
       setBusy(true, "Saving…");
@@ -415,7 +437,7 @@
         const m = mode();
         const target = m === "hands" ? picker.restTarget(noStock) : null;
         rest.hidden = target === null;
-        if (target !== null) rest.querySelector(".rest-to").textContent = names[target];
+        if (target !== null) rest.textContent = `Give the rest to ${names[target]}`;
         rest.dataset.seat = target ?? "";
         submit.disabled = m === "mine" ? picker.tilesOf(picker.seat).length !== hand : !picker.complete();
       }
@@ -485,7 +507,7 @@
         if (!picker) return;
         const target = picker.restTarget(allowed.size === total);
         rest.hidden = target === null;
-        if (target !== null) rest.querySelector(".rest-to").textContent = names[target];
+        if (target !== null) rest.textContent = `Give the rest to ${names[target]}`;
         rest.dataset.seat = target ?? "";
         submit.disabled = !picker.complete();
       };
@@ -516,6 +538,7 @@
 
     setup();
     focusNext();
+    root.dataset.ready = "true";
   }
 
   const form = document.getElementById("new-match");

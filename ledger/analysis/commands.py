@@ -1,0 +1,197 @@
+"""``domino-ledger analyse``: best play and mistakes, deal by deal.
+
+``analyse FILE`` reads a match file (every match in it); ``analyse 42`` reads
+stored match 42 from the ledger (``--db``). ``--json`` prints one object per
+deal (JSON Lines)::
+
+    {"match": 0, "deal": 0, "best": [23, 0],
+     "decisions": [{"event": 5, "seat": 1, "played": "6-3 right",
+                    "options": [{"move": "6-3 right", "outcome": [23, 0]}, ...],
+                    "lost": 0}], "result": [17, 0]}
+
+``best`` and each ``outcome`` are the points each side (as in the audit's
+scores) ends the deal with under best play from there, Fives scores included;
+``lost`` is what the move played cost its side; ``result`` is what the deal
+actually gave. A deal that cannot be analysed has ``best`` null and a ``note``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ledger.analysis.review import DealReview, iter_reviews
+from ledger.analysis.swing import side_names, swing_figure
+from ledger.audit import audit_record
+from ledger.formats.reader import MatchRecord, ReadError, parse_match, read_matches
+from ledger.formats.wire import FORMAT
+from ledger.rules import RulesError, make_rules
+from ledger.rules.base import Rules
+
+EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+
+
+class AnalyseError(Exception):
+    """The match to analyse cannot be found or read; the message says why and where."""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "analyse", aliases=["analyze"],
+        help="best play at every step of a match and the points each mistake lost",
+        description="Perfect-information analysis: once a deal is over every hand is "
+                    "known, so each position has an outcome under best play by every side. "
+                    "Shows it for every decision, and what each move that was not the best "
+                    "cost its side.")
+    p.add_argument("match", metavar="MATCH|FILE",
+                   help="a match file (.json, .jsonl, .jsonl.gz) or a stored match id")
+    p.add_argument("--deal", type=int, metavar="N",
+                   help="only deal N (counted from 0, as in the JSON output)")
+    p.add_argument("--json", action="store_true", help="one JSON object per deal")
+    p.add_argument("--chart", action="store_true",
+                   help="with --json: add each deal's swing chart (a Plotly figure)")
+    p.add_argument("--db", metavar="URL", default=None,
+                   help="the ledger holding stored matches (default: $DOMINO_LEDGER_DB or "
+                        "the local SQLite ledger)")
+    p.set_defaults(func=cmd_analyse)
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    if args.deal is not None and args.deal < 0:
+        print("domino-ledger: --deal counts deals from 0", file=sys.stderr)
+        return EXIT_UNREADABLE
+    out = sys.stdout
+    code = EXIT_OK
+    try:
+        for record in records(args.match, args.db):
+            code = max(code, _analyse_one(record, args, out))
+    except AnalyseError as exc:
+        print(f"domino-ledger: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    return code
+
+
+def records(ref: str, url: str | None = None) -> Iterator[MatchRecord]:
+    """The matches ``ref`` names: every match of a file, or one stored match by id."""
+    path = Path(ref)
+    if path.exists() or not ref.isdigit():
+        try:
+            yield from read_matches(path)
+        except ReadError as exc:
+            raise AnalyseError(str(exc)) from None
+        return
+    yield stored_record(int(ref), url)
+
+
+def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
+    """Stored match ``match_id`` as a record, read through the store's public queries.
+
+    The seam to the ledger: the corrected line of recorded events (undos applied), read
+    like a file, so a stored match and its file analyse the same.
+    """
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from ledger.store import db
+        from ledger.store.errors import StoreError
+        from ledger.store.queries import events_of, get_match
+    except ImportError as exc:  # a build without the store or its database driver
+        raise AnalyseError(f"the match store cannot be used here ({exc}); give a match "
+                           "file instead") from None
+    try:
+        engine = db.open_db(url)
+    except (StoreError, SQLAlchemyError) as exc:
+        raise AnalyseError(str(getattr(exc, "message", exc))) from None
+    try:
+        with db.read_session(engine) as session:
+            conn = session.connection()
+            match = get_match(conn, match_id)
+            rows = events_of(conn, match_id)
+    except (StoreError, SQLAlchemyError) as exc:
+        raise AnalyseError(str(getattr(exc, "message", exc))) from None
+    finally:
+        engine.dispose()
+    try:
+        from ledger.corrections import standing_dicts
+        rows = [dict(r) for r in standing_dicts(rows)]
+    except ImportError:
+        pass
+    obj: dict[str, Any] = {"format": FORMAT,
+                           "table": {"rules": match["preset"], "options": match["options"]},
+                           "seats": list(match["seats"]),
+                           "events": [r["payload"] for r in rows if r["kind"] != "derived"]}
+    if match.get("source") is not None:
+        obj["source"] = match["source"]
+    return parse_match(obj, path=f"match {match_id}")
+
+
+def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any) -> int:
+    where = record.where
+    header = record.header
+    if header is None:
+        problem = record.problems[0].message if record.problems else "no readable header"
+        print(f"domino-ledger: {where}: {problem}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        rules = make_rules(header.rules, len(header.seats), header.options)
+    except RulesError as exc:
+        print(f"domino-ledger: {where}: {exc.message}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    report = audit_record(record)
+    seats = list(header.seats)
+    deals = None if args.deal is None else [args.deal]
+    found = False
+    if not args.json:
+        print(_match_line(record, rules, seats, report.ok), file=out)
+    for review in iter_reviews(rules, record.events, deals):
+        found = True
+        if args.json:
+            obj = {"match": record.index, **review.to_dict()}
+            if args.chart:
+                obj["chart"] = swing_figure(review, rules, seats)
+            out.write(orjson.dumps(obj).decode() + "\n")
+        else:
+            print(_deal_text(review, rules, seats), file=out)
+        out.flush()
+    if args.deal is not None and not found:
+        print(f"domino-ledger: {where}: there is no deal {args.deal} to analyse "
+              "(deals count from 0)", file=sys.stderr)
+        return EXIT_FINDINGS
+    return EXIT_OK if report.ok else EXIT_FINDINGS
+
+
+def _match_line(record: MatchRecord, rules: Rules, seats: Sequence[str], ok: bool) -> str:
+    src = record.source
+    label = ""
+    if isinstance(src, dict) and src:
+        label = " (" + " ".join(str(v) for v in src.values()) + ")"
+    status = "" if ok else " - the audit finds errors in this record"
+    return (f"{record.where} match {record.index}{label}: {rules.preset}, "
+            f"{', '.join(side_names(rules, seats))}{status}")
+
+
+def _points(vec: Sequence[int]) -> str:
+    return "-".join(str(v) for v in vec)
+
+
+def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str]) -> str:
+    head = f"  deal {review.deal}"
+    if review.best is None:
+        return f"{head}: not analysed: {review.note}"
+    lines = [f"{head}: best play {_points(review.best)}"
+             + ("" if review.result is None else f", played {_points(review.result)}")]
+    for d in review.decisions:
+        name = seats[d.seat] if d.seat < len(seats) else f"seat {d.seat}"
+        text = f"    event {d.event}: {name} played {d.played} -> {_points(d.outcome)}"
+        if d.lost > 0:
+            tops = ", ".join(str(m) for m in d.best_moves(rules.side_of(d.seat)))
+            text += f"  MISTAKE: lost {d.lost} (best {tops} -> {_points(d.best)})"
+        lines.append(text)
+    if review.note:
+        lines.append(f"    note: {review.note}")
+    return "\n".join(lines)

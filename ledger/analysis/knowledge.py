@@ -1,0 +1,193 @@
+"""What each seat knew at each step of a match.
+
+Per step (the table after the first ``step`` recorded events, as in the replay)
+and per seat:
+
+- ``seen``: the tiles the seat has seen in the current deal: its own hand as
+  dealt, the tiles it drew, every tile laid on the table, and hands shown at
+  the end.
+- ``unseen``: for each number 0 to 6, how many of the seven tiles showing it the
+  seat has not seen (a double counts once).
+- ``lacks``: for each other seat, the numbers it is known to hold none of. A seat
+  that passed, or drew, while the ends showed 3 and 5 holds no 3 and no 5 ("Watch
+  who draws or passes", seed 002). Tiles it later draws unseen may bring a number
+  back, so after a turn in which it kept drawn tiles only the numbers then at the
+  ends stay certain; while it is still drawing, nothing is certain from its
+  draws. On top of that, a number whose seven tiles the seat has all seen (in its
+  hand or on the table) is lacked by everyone else.
+
+Per step too: ``used_up``, the numbers whose seven tiles all lie on the table,
+with the event that laid the last one ("when all seven tiles of one number are
+down, nobody can play it", seed 000 §4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.engine.fold import advance
+from ledger.engine.state import CLOSED, State
+from ledger.events import Dealt, Drew, Event, HandsRevealed, Passed, Played
+from ledger.findings import Unreadable
+from ledger.formats.partial import rebuild_hands
+from ledger.rules.base import Rules
+from ledger.tiles import SUIT_MASK, Tile, mask_of, tiles_of
+
+NUMBERS = range(7)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatKnowledge:
+    seat: int
+    seen: tuple[Tile, ...]
+    unseen: tuple[int, ...]                       # per number 0..6
+    lacks: tuple[tuple[int, tuple[int, ...]], ...]  # (other seat, numbers it has none of)
+
+    def lacks_of(self, seat: int) -> tuple[int, ...]:
+        return next((nums for s, nums in self.lacks if s == seat), ())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "seen": [str(t) for t in self.seen],
+            "unseen": list(self.unseen),
+            "lacks": {str(s): list(nums) for s, nums in self.lacks},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    step: int                                   # after this many recorded events
+    deal: int | None                            # 0-based; None before the first deal
+    table: tuple[Tile, ...]
+    ends: tuple[int, ...]                       # the open numbers
+    used_up: tuple[tuple[int, int], ...]        # (number, event that laid its last tile)
+    seats: tuple[SeatKnowledge, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "deal": self.deal,
+            "table": [str(t) for t in self.table],
+            "ends": list(self.ends),
+            "used_up": [{"number": n, "event": e} for n, e in self.used_up],
+            "seats": [s.to_dict() for s in self.seats],
+        }
+
+
+class _Tracker:
+    """What passes and draws have shown so far in the current deal."""
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.seen = [0] * seats
+        self.table = 0
+        self.lacks: list[set[int]] = [set() for _ in range(seats)]
+        self.drawing: list[int] = [0] * seats      # draws in the seat's current turn
+        self.turn_lacks: list[set[int]] = [set() for _ in range(seats)]
+        self.used_up: dict[int, int] = {}
+
+    def deal(self, st: State) -> None:
+        for s in range(self.seats):
+            self.seen[s] = st.hands[s]
+            self.lacks[s] = set()
+            self.drawing[s] = 0
+            self.turn_lacks[s] = set()
+        self.table = 0
+        self.used_up = {}
+
+    def before(self, st: State, ev: Event) -> None:
+        """Note what an event shows, with ``st`` the state just before it."""
+        ends = {n for n in st.ends if n != CLOSED}
+        if isinstance(ev, Drew) and st.phase == "playing":
+            s = ev.seat
+            if not self.drawing[s]:
+                self.turn_lacks[s] = self.lacks[s] | ends
+            self.drawing[s] += 1
+            if ev.tile is not None:
+                self.seen[s] |= ev.tile.bit
+        elif isinstance(ev, Passed) and st.phase == "playing" and st.table:
+            s = ev.seat
+            kept = self.drawing[s]
+            if kept:
+                # Drew and still could not play: every drawn tile was kept.
+                self.lacks[s] = set(ends)
+            else:
+                self.lacks[s] |= ends
+            self.drawing[s] = 0
+        elif isinstance(ev, Played) and st.phase == "playing":
+            s = ev.seat
+            if self.drawing[s]:
+                kept = self.drawing[s] - 1  # the tile played is the last one drawn
+                self.lacks[s] = set(self.turn_lacks[s]) if kept == 0 else set(ends)
+                self.drawing[s] = 0
+
+    def after(self, st: State, ev: Event, index: int) -> None:
+        if isinstance(ev, Played):
+            self.table = st.table
+            for s in range(self.seats):
+                self.seen[s] |= ev.tile.bit
+            for n in NUMBERS:
+                if n not in self.used_up and self.table & SUIT_MASK[n] == SUIT_MASK[n]:
+                    self.used_up[n] = index
+        elif isinstance(ev, HandsRevealed):
+            shown = mask_of(t for hand in ev.hands if hand is not None for t in hand)
+            for s in range(self.seats):
+                self.seen[s] |= shown
+
+    def snapshot(self, step: int, st: State) -> Knowledge:
+        seats = []
+        for s in range(self.seats):
+            seen = self.seen[s] | self.table
+            unseen = tuple(7 - (seen & SUIT_MASK[n]).bit_count() for n in NUMBERS)
+            accounted = {n for n in NUMBERS if unseen[n] == 0}
+            lacks = []
+            for other in range(self.seats):
+                if other == s:
+                    continue
+                shown = set() if self.drawing[other] else self.lacks[other]
+                lacks.append((other, tuple(sorted(shown | accounted))))
+            seats.append(SeatKnowledge(s, tuple(tiles_of(seen)), unseen, tuple(lacks)))
+        return Knowledge(
+            step=step,
+            deal=st.deal if st.deal >= 0 else None,
+            table=tuple(tiles_of(self.table)),
+            ends=tuple(n for n in st.ends if n != CLOSED),
+            used_up=tuple(sorted(self.used_up.items())),
+            seats=tuple(seats),
+        )
+
+
+def iter_knowledge(rules: Rules, events: Sequence[Event | None]) -> Iterator[Knowledge]:
+    """The knowledge at step 0 (nothing happened), 1, ... up to the last readable step."""
+    rebuilt, _ = rebuild_hands(list(events))
+    st = State(rules)
+    track = _Tracker(rules.seats)
+    yield track.snapshot(0, st)
+    for i, ev in enumerate(rebuilt):
+        if ev is None:
+            return
+        track.before(st, ev)
+        try:
+            advance(st, ev, i, [], [])
+        except Unreadable:
+            return
+        if isinstance(ev, Dealt):
+            track.deal(st)
+        track.after(st, ev, i)
+        yield track.snapshot(i + 1, st)
+
+
+def knowledge_at(rules: Rules, events: Sequence[Event | None], step: int) -> Knowledge:
+    """The knowledge after the first ``step`` events (ValueError past the readable end)."""
+    if step < 0:
+        raise ValueError(f"step {step} is before the start of the match")
+    for k in iter_knowledge(rules, events):
+        if k.step == step:
+            return k
+    raise ValueError(f"step {step} is past the last event that can be read")
+
+
+__all__ = ["Knowledge", "SeatKnowledge", "iter_knowledge", "knowledge_at"]
