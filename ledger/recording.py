@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.engine.board import fitting_ends, outcome_key
@@ -82,7 +82,7 @@ class Menu:
     reveal: tuple[RevealSeat, ...] = ()
     # Hidden hands on a table that reshuffles: the table may call the deal off.
     redeal_allowed: bool = False
-    ending: tuple[Choice, ...] = field(default=())  # resign, agree a draw, abandon
+    ending: tuple[Choice, ...] = ()  # resign, agree a draw, abandon
 
     @property
     def choices(self) -> tuple[Choice, ...]:
@@ -227,7 +227,17 @@ def _known_turn(st: State, seat: int, seats: Sequence[str]) -> Turn:
         refused.append(Refusal("draw", _why_not_draw(st, name, fit)))
     if not passes:
         refused.append(Refusal("pass", _why_not_pass(st, name, fit, bool(draws))))
-    return Turn(seat, False, _dedupe(st, plays), tuple(draws), tuple(passes), tuple(refused))
+    return Turn(seat, False, _dedupe(st, _high_first(plays)), tuple(draws), tuple(passes),
+                tuple(refused))
+
+
+def _high_first(plays: list[Choice]) -> list[Choice]:
+    """Plays in the order a player holds the tiles: 6-6, 6-5, ... (each tile's ends kept)."""
+    def key(c: Choice) -> tuple[int, int]:
+        t = Tile.parse(c.tile)
+        return (-t.high, -t.low)
+
+    return sorted(plays, key=key)  # stable: a tile's ends stay left, right, up, down
 
 
 def _dedupe(st: State, plays: list[Choice]) -> tuple[Choice, ...]:

@@ -9,6 +9,7 @@ allow next (``ledger.recording.menu``).
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -51,7 +52,6 @@ class HistoryLine:
     notes: tuple[str, ...]
     undone: bool        # taken back by a later undo
     undo: bool          # this line is an undo
-    at: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,19 +175,13 @@ def load_recording(conn: Connection, match_id: int, seed: str | None = None) -> 
     if m.need in ("deal", "redeal") or m.redeal_allowed:
         number = sum(1 for ev in events if isinstance(ev, Dealt))
         dealt = (seeded_deal(rules, seed, number) if seed
-                 else random_deal(rules, _fresh_rng()))
+                 else random_deal(rules, random.Random(secrets.randbits(64))))
         deal_event = event_to_dict(dealt)
     return Recording(
         id=match_id, origin=match["origin"], status=match["status"], seats=seats,
         rules=rules, next_seq=int(match["next_seq"]), events=tuple(events), state=state,
         menu=m, frame=fr, sheet=sheet, hands=_hands(state, seats), history=tuple(history),
         last=last, deal_event=deal_event, seed=seed)
-
-
-def _fresh_rng() -> Any:
-    import random
-
-    return random.Random(secrets.randbits(64))
 
 
 def _fold(rules: Rules, events: Sequence[Event]) -> State:
@@ -224,15 +218,14 @@ def _history(rules: Rules, seats: Sequence[str], rows: Sequence[Mapping[str, Any
     out: list[HistoryLine] = []
     for r in recorded:
         index = int(r["event"])
-        at = r["payload"].get("at") or r["recorded_at"]
         if r["type"] == UNDO:
             what = by_index.get(index, f"event {index}")
-            out.append(HistoryLine(r["seq"], index, f"Undo: {what}", (), False, True, at))
+            out.append(HistoryLine(r["seq"], index, f"Undo: {what}", (), False, True))
             continue
         lb = texts.get(index) if r["seq"] in standing_seqs else None
         text = lb.text if lb is not None else plain_text[r["seq"]]
         by_index[index] = text
         out.append(HistoryLine(r["seq"], index, text, lb.notes if lb is not None else (),
-                               r["seq"] not in standing_seqs, False, at))
+                               r["seq"] not in standing_seqs, False))
     out.reverse()
     return out

@@ -175,7 +175,7 @@ def _open(st: State, index: int, events: Sequence[Event | None]) -> _Deal:
     note = None
     solver = None
     if st.rules.draws and st.rules.stock_size and st.stock is None:
-        stock = _stock_from_draws(st, events, index)
+        stock = stock_from_draws(st, events, index)
         if stock is not None:
             st.stock = stock  # our own fold: the record's draws agree with it by construction
     try:
@@ -191,7 +191,7 @@ def _open(st: State, index: int, events: Sequence[Event | None]) -> _Deal:
     return work
 
 
-def _stock_from_draws(st: State, events: Sequence[Event | None], index: int
+def stock_from_draws(st: State, events: Sequence[Event | None], index: int
                       ) -> tuple[Tile, ...] | None:
     """The stock's order when the record omits it: the draws it shows, then what is left.
 

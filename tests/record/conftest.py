@@ -19,6 +19,9 @@ from urllib.parse import urlparse
 import pytest
 import uvicorn
 
+# The store suite's fixtures: ``engine`` is a fresh ledger on SQLite and on PostgreSQL.
+from tests.store.conftest import backend, engine, schemas, url  # noqa: F401
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"

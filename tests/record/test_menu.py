@@ -179,3 +179,16 @@ def test_seeded_deals_repeat_and_are_valid_deals() -> None:
         tiles = [t for h in a.hands for t in (h or ())] + list(a.stock or ())
         assert len(tiles) == len(set(tiles)) == 28
         apply(new_state(rules), a, 0)  # the engine takes it as a deal
+
+
+def test_a_hand_of_four_doubles_asks_for_a_new_deal_and_nothing_else() -> None:
+    # rules-decisions.md, selminha: "If any hand is dealt 4 or more doubles, the deal is
+    # reshuffled: the record holds a new deal before any play."
+    rules = make_rules("selminha", 2, {"target": 50})
+    st = apply(new_state(rules), _deal(rules, ["6-6 5-5 4-4 3-3 6-1 5-2 4-0",
+                                               "2-2 6-5 6-4 6-3 5-4 5-3 4-3"]), 0)
+    m = menu(st, NAMES[:2])
+    assert m.need == "redeal" and not m.turns
+    assert m.note == "A hand was dealt 4 or more doubles: the rules call for a new deal."
+    st = apply(st, seeded_deal(rules, "redeal", 1), 1)  # the engine takes the new deal
+    assert menu(st, NAMES[:2]).need in ("move", "redeal")

@@ -176,6 +176,12 @@ def test_undo_keeps_the_history_and_the_sheet_replay_and_export_use_the_correcte
                            cwd=ROOT, capture_output=True, text=True, timeout=120)
     result = json.loads(audit.stdout.splitlines()[0])
     assert result["ok"] and result["scores"] == report.scores
+    # And the analysis reads it as it reads any stored match: one review per deal.
+    analysed = subprocess.run([sys.executable, "-m", "web.cli", "analyse", str(match_id),
+                               "--db", server.db_url, "--json"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert analysed.returncode == 0, analysed.stderr
+    assert len(analysed.stdout.splitlines()) == len(report.deals)
 
 
 def test_the_menu_api_offers_only_events_the_server_accepts(api: Api) -> None:
@@ -214,9 +220,9 @@ def test_the_new_match_form_says_what_is_wrong(api: Api) -> None:
         "/matches/", "/api/matches/")).json()
     assert match["options"] == {"target": 50, "teams": True} and match["origin"] == "live"
     for form, message in [
-        ({"preset": "domena", "seats": "3"}, "table &#39;domena&#39; is played by 2 or 4 seats"),
+        ({"preset": "domena", "seats": "3"}, "Table &#39;domena&#39; is played by 2 or 4 seats"),
         ({"preset": "selminha", "seats": "2", "target": "70"},
-         "table &#39;selminha&#39; plays to a target of 50, 100, not 70"),
+         "Table &#39;selminha&#39; plays to a target of 50, 100, not 70"),
         ({"preset": "domena", "seats": "2", "target": "ten"}, "whole number of points"),
         ({"preset": "domena", "seats": "2", "name": ["Ali", "Ali"]}, "the same name"),
     ]:

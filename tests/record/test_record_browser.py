@@ -105,6 +105,13 @@ def test_record_a_whole_two_seat_draw_match_dealt_at_random(
     for _ in range(9):
         tap(page, CHOICE)
     pages.shot(page, "mid-deal")
+    while need(page) == "move":
+        tap(page, CHOICE)
+    # The deal is over: the engine scored it; the next deal is due.
+    assert need(page) == "deal"
+    assert page.locator("#deal-result").is_visible()
+    assert page.locator("#rec-sheet tbody tr").count() == 1
+    pages.shot(page, "between-deals")
     _play_out(page)
     pages.shot(page, "match-over")
     report = _check_against_engine(page, api, match_id)
@@ -315,6 +322,16 @@ def test_two_devices_recording_at_once_keep_one_match(pages: Pages, server: Serv
     assert conflicts.count(True) == 1
     assert next_seq(laptop) == next_seq(phone)
     pages.shot(laptop, "after-race")
+    # Coming back to a page (a phone unlocked): nothing new, nothing changes; news, the
+    # page shows it and says so.
+    back = "document.dispatchEvent(new Event('visibilitychange'))"
+    phone.evaluate(back)
+    phone.wait_for_timeout(300)
+    assert not phone.locator("#rec-alert.info").is_visible()
+    tap(laptop, CHOICE)
+    phone.evaluate(back)
+    phone.locator("#rec-alert.info").wait_for()
+    assert next_seq(phone) == next_seq(laptop)
     # Go on from the phone; the match is one match, every event once, the chain whole.
     for _ in range(3):
         if need(phone) == "move":
@@ -445,3 +462,28 @@ def test_a_lost_connection_loses_nothing(pages: Pages, server: Server, api: Api)
     assert next_seq(again) == got.rows[-1]["seq"] + 1
     assert again.locator("#history li").count() == 2
     pages.shot(again, "reopened")
+
+
+def test_the_new_match_form_on_a_phone(pages: Pages, server: Server) -> None:
+    page = pages.open(PHONE, touch=True)
+    page.goto(f"{server.url}/record")
+    page.select_option("#preset", "domena")
+    # The seats the table allows, and no others (domena: 2 or 4).
+    assert page.locator('.seat-count input[value="3"]').is_disabled()
+    page.locator('.seat-count input[value="4"]').check()
+    assert "Two teams" in page.locator("#seats-hint").inner_text()
+    assert page.locator('.name-row[data-seat="3"]').is_visible()
+    assert not page.locator("#teams-field").is_visible()  # domena's pairs are not an option
+    page.select_option("#preset", "casual-arena")
+    assert page.locator("#teams-field").is_visible()
+    page.locator('.seat-count input[value="2"]').check()
+    assert not page.locator('.name-row[data-seat="2"]').is_visible()
+    assert page.locator("#target").get_attribute("placeholder") == "usual: 100"
+    assert _small_targets(page, "#new-match button, #new-match select, #new-match input[type=text],"
+                          " .segmented label, .practice summary") == []
+    pages.shot(page, "form")
+    page.fill("#name-0", "Ali")
+    page.fill("#name-1", "Ali")
+    page.click("#start")
+    assert "two seats have the same name" in page.locator("#form-error").inner_text().lower()
+    pages.shot(page, "refused")

@@ -2,7 +2,8 @@
 
 The store folds, scores and snapshots the corrected line (ledger/corrections.py);
 a rebuild from the events gives the same read models and snapshots as the
-writes did, and ``verify`` re-folds the history, undos included.
+writes did, and ``verify`` re-folds the history, undos included. The ``engine``
+fixture is the store suite's: one test per backend (tests/record/conftest.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from ledger.store import db, live, queries, readmodels, snapshots
 from ledger.store.errors import BadInput
 from ledger.store.models import SNAPSHOTS
 from ledger.store.verify import verify_match
-from tests.store.conftest import backend, engine, schemas, url  # noqa: F401  (fixtures)
 
 RULES = make_rules("sahrat-draw", 2, {"target": 150})
 NAMES = ["Ali", "Omar"]
@@ -80,7 +80,8 @@ def test_undo_in_the_store_rebuilds_to_the_same_read_models_and_snapshots(
         assert c.execute(select(SNAPSHOTS.c.recorded_index)
                          .where(SNAPSHOTS.c.match_id == match_id)).scalars().all() \
             == [0, deal_index]
-    _append(engine, match_id, {"type": "undo", "event": deal_index})
+    _append(engine, match_id, {"type": "undo", "event": deal_index,
+                               "at": "2026-11-29T20:15:00Z"})  # as the page sends it
     with engine.connect() as c:
         # The undone deal's snapshot is gone: the fold never starts from it.
         assert c.execute(select(SNAPSHOTS.c.recorded_index)

@@ -28,6 +28,7 @@ router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["recording"])
 
 MAX_SEATS = 4
+HISTORY_SHOWN = 60  # lines of history on the page; the replay and the events API hold all
 SeedQuery = Annotated[str | None, Query(max_length=64, description="practice seed: the random "
                                         "deals follow from it")]
 
@@ -110,7 +111,7 @@ def _context(rec: Recording) -> dict[str, Any]:
                "known": list(r.known), "candidates": list(r.candidates)} for r in m.reveal]
     return {"nav": "record", "rec": rec, "m": m, "st": rec.state, "fr": rec.frame,
             "sheet": rec.sheet, "chart": CHART, "reveal_seats": reveal,
-            "group_refusals": group_refusals,
+            "group_refusals": group_refusals, "history_shown": HISTORY_SHOWN,
             "reveal_base": reveal_event(rec.state, {}) if m.reveal else None}
 
 

@@ -375,7 +375,8 @@
         if (resp.status === 201) {
           clearAlert();
           await refresh();
-          setBusy(false, `Stored: event #${answer.event}, ${answer.status === "complete" ? "match complete" : "all saved"}.`);
+          const what = event.type === "undo" ? `undo of event #${answer.event}` : `event #${answer.event}`;
+          setBusy(false, `Stored: ${what}, ${answer.status === "complete" ? "match complete" : "all saved"}.`);
         } else if (resp.status === 409) {
           await refresh();
           const last = body().dataset.last;
@@ -529,12 +530,25 @@
       if (reveal) setupReveal(reveal);
     }
 
+    /* Back on the page (or back online): if another device recorded meanwhile, show the
+     * match as stored; otherwise leave the page alone (a half-entered deal stays). */
+    async function checkForNews() {
+      if (busy || pending) return;
+      try {
+        const r = await fetch(`/api/matches/${matchId}`, { cache: "no-store" });
+        if (!r.ok) return;
+        const m = await r.json();
+        if (m.next_seq === nextSeq() || busy) return;
+        await refresh(false);
+        showAlert("info", "Updated:", "this match was recorded on another device meanwhile; the page shows it as stored.");
+      } catch (err) {
+        /* offline still: the next tap says so */
+      }
+    }
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible" && !busy && !pending) refresh(false).catch(() => {});
+      if (document.visibilityState === "visible") checkForNews();
     });
-    window.addEventListener("online", () => {
-      if (!busy && !pending) refresh(false).catch(() => {});
-    });
+    window.addEventListener("online", checkForNews);
 
     setup();
     focusNext();
