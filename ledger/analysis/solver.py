@@ -49,6 +49,7 @@ from ledger.tiles import ALL_TILES, SUIT_MASK, Tile, tiles_of
 Outcome = tuple[int, ...]
 
 PIPS: tuple[int, ...] = tuple(t.pips for t in ALL_TILES)
+PIPS_TOTAL = sum(PIPS)
 # OTHER[t][n]: the number tile t leaves open when laid on an end showing n (-1: no fit).
 OTHER: tuple[tuple[int, ...], ...] = tuple(
     tuple(t.other(n) if t.has(n) else -1 for n in range(7)) for t in ALL_TILES)
@@ -317,6 +318,7 @@ class DealSolver:
         self._leader = start.leader if start.leader is not None else (start.to_move or 0)
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.memo: dict[int, Outcome] = {}
+        self.memo_codes: dict[int, int] = {}
         self._blocks: dict[int, Outcome] = {}
         self._guess0 = 0
         self._hands = [0] * rules.seats
@@ -340,11 +342,15 @@ class DealSolver:
             if self.rules.fives:
                 return self._line_outcome(st, m0)
             return _add(tuple(st.in_deal), _split(m0))
-        self._load(st)
+        p = self._load(st)
         kb, u, bd, pos = self._keys(st)
-        assert st.to_move is not None
-        vec = self._mx(kb, u, bd, st.to_move, pos, -1, -_INF)
-        assert vec is not None
+        if self._fast_maxn:
+            code = self._mx_line(u, _ends8(st.ends[0], st.ends[1]), p, -1, -_INF)
+            vec = _decode(code, self.rules.sides)
+        else:
+            got = self._mx(kb, u, bd, p, pos, -1, -_INF)
+            assert got is not None
+            vec = got
         return _add(tuple(st.in_deal), vec)
 
     def options(self, st: State) -> list[Option]:
@@ -787,6 +793,9 @@ class DealSolver:
             return best
 
         self._ab: Callable[[int, int, int, int, int, int, int], int] = ab
+        self._fast_maxn = sides > 2 and not fives and not self.draws
+        if self._fast_maxn:
+            self._mx_line = _line_maxn(rules, hands, pips, self.memo_codes, block_vec)
         self._fast = sides == 2 and not fives and not self.draws
         if self._fast:
             self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
@@ -823,7 +832,8 @@ _MOVES8 = tuple(tuple(ne << 5 | (i & 31) for ne in _line_children(i >> 5, i & 31
 
 # Move order: heaviest tile first (shed pips), the first-tried move of a cut-off
 # usually being the best one; a kept best move goes before them all.
-_HEAVY_FIRST = [-PIPS[i & 31] * 64 - (i >> 5) if i & 31 < 28 else 0 for i in range(64 * 32)]
+_HEAVY_FIRST = [1024 - PIPS[i & 31] * 64 - (i >> 5) if i & 31 < 28 else 0
+                for i in range(64 * 32)]
 
 
 def _line_search(rules: Rules, hands: list[int], spips: list[int],
@@ -970,6 +980,136 @@ def _line_search(rules: Rules, hands: list[int], spips: list[int],
         return v
 
     return ab
+
+
+# --- the fast path of max-n: three or four seats, two ends, no stock, no Fives ----------
+
+# Without Fives only the deal's winner scores, so an outcome is one number:
+# ``points << 3 | winner + 1`` (0: nobody scores).
+_NOBODY = 0
+
+
+def _win_code(winner: int | None, points: int) -> int:
+    return 0 if winner is None or points == 0 else points << 3 | (winner + 1)
+
+
+def _decode(code: int, sides: int) -> Outcome:
+    vec = [0] * sides
+    if code:
+        vec[(code & 7) - 1] = code >> 3
+    return tuple(vec)
+
+
+def _line_maxn(rules: Rules, hands: list[int], pips: list[int], memo: dict[int, int],
+               block_vec: Callable[[int], Outcome]) -> Callable[[int, int, int, int, int], int]:
+    """Max-n specialised for pass tables each for himself (Sahrat Draw, Casual Arena, 4 seats).
+
+    Same values and tie rule as the general max-n (``maxn_key``): on one-winner
+    outcomes a seat's order is its own win (more is better), then nobody scoring,
+    then another seat's win (fewer points better; at equal points the later seat).
+    ``pref[s][code]`` is that order as a number, ``worth[s][code]`` the seat's own
+    points or minus the winner's, which bounds what a parent can get ("shallow
+    pruning", as in the general search). -1 is the answer "pruned".
+    """
+    seats = rules.seats
+    top = 8 * (PIPS_TOTAL + 1)
+    pref: list[list[int]] = []
+    worth_of: list[list[int]] = []
+    for s in range(seats):
+        pr = [0] * top
+        wo = [0] * top
+        for code in range(8, top):
+            w, pts = (code & 7) - 1, code >> 3
+            if not 0 <= w < seats:
+                continue
+            pr[code] = pts << 4 if w == s else -(pts << 4) + w
+            wo[code] = pts if w == s else -pts
+        pref.append(pr)
+        worth_of.append(wo)
+    chain = tuple(tuple((p + k) % seats for k in range(1, seats + 1)) for p in range(seats))
+    seat_key = tuple(s << 34 for s in range(seats))
+    fit8, moves8, pipt = _FIT8, _MOVES8, PIPS
+    heavy_first = _HEAVY_FIRST.__getitem__
+    memo_get = memo.get
+    blocks: dict[int, int] = {}
+    inf = _INF
+
+    def block_code(u: int) -> int:
+        got = blocks.get(u)
+        if got is None:
+            vec = block_vec(u)
+            w = max(range(seats), key=vec.__getitem__)
+            got = blocks[u] = _win_code(w, vec[w])
+        return got
+
+    def mx(u: int, e: int, p: int, parent: int, limit: int) -> int:
+        fm = fit8[e]
+        h = hands[p]
+        fit = h & fm
+        if not fit:
+            return mx(u, e, chain[p][0], parent, limit)
+        key = u | e << 28 | seat_key[p]
+        got = memo_get(key)
+        if got is not None:
+            return got
+        mv: list[int] = []
+        x = fit
+        eb = e << 5
+        while x:
+            lb = x & -x
+            x ^= lb
+            mv += moves8[eb | (lb.bit_length() - 1)]
+        if len(mv) > 1:
+            # Likely best first: fewest answers for the next seat, then heaviest.
+            hq = hands[chain[p][0]]
+            mv.sort(key=lambda c: ((hq & fit8[c >> 5]).bit_count() << 11) + heavy_first(c))
+        prune = p != parent
+        mine_pref = pref[p]
+        pt = pips[p]
+        total = sum(pips)
+        ceiling = total - pt  # the most this seat can still win
+        best = -1
+        best_pref = -inf
+        child_limit = -inf
+        for code in mv:
+            t = code & 31
+            lb = 1 << t
+            nh = h ^ lb
+            hands[p] = nh
+            pips[p] = pt - pipt[t]
+            if not nh:
+                c = _win_code(p, total - pt)
+            else:
+                nu = u ^ lb
+                ne = code >> 5
+                fm = fit8[ne]
+                if not nu & fm:
+                    c = block_code(nu)
+                else:
+                    c = -1
+                    for q in chain[p]:
+                        if hands[q] & fm:
+                            c = mx(nu, ne, q, p, child_limit)
+                            break
+            hands[p] = h
+            pips[p] = pt
+            if c < 0:
+                continue  # pruned: worse for this seat than its best so far
+            k = mine_pref[c]
+            if k > best_pref:
+                best, best_pref = c, k
+                if c and (c & 7) - 1 == p:
+                    if prune and -(c >> 3) < limit:
+                        return -1
+                    if c >> 3 >= ceiling:
+                        break  # it wins the most there is: nothing else is better
+                elif prune and (c >> 3) < limit:
+                    return -1
+                child_limit = worth_of[p][c]
+        memo[key] = best
+        return best
+
+    return mx
 
 
 def _split(m0: int) -> Outcome:

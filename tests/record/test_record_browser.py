@@ -325,8 +325,9 @@ def test_two_devices_recording_at_once_keep_one_match(pages: Pages, server: Serv
     # Coming back to a page (a phone unlocked): nothing new, nothing changes; news, the
     # page shows it and says so.
     back = "document.dispatchEvent(new Event('visibilitychange'))"
-    phone.evaluate(back)
-    phone.wait_for_timeout(300)
+    with phone.expect_response(lambda r: r.url.endswith(f"/api/matches/{match_id}")):
+        phone.evaluate(back)
+    assert phone.evaluate("() => !document.querySelector('#recorder.busy')")
     assert not phone.locator("#rec-alert.info").is_visible()
     tap(laptop, CHOICE)
     phone.evaluate(back)
