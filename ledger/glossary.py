@@ -128,25 +128,25 @@ _ARAB_BLOCK = (
 
 _CASUAL_ARENA = (
     Term("hand", N_("The player with the highest double, who leads; a tied block goes to the "
-                    "hand or the one closest to it."), {"en": "the hand", "es": "la mano"},
+                    "hand or the one closest to it."), {"en": "the hand", "es": "la mano", "ar": "البادئ"},
          "The player with the highest double will be the one who starts playing and he's "
          "called the hand."),
-    Term("tile", _TILE, {"en": "tile", "es": "ficha"},
+    Term("tile", _TILE, {"en": "tile", "es": "ficha", "ar": "حجر"},
          "Dominoes consists of 28 tiles or bones"),
     Term("blocked", N_("No player can place or take a tile: the lowest hand wins."),
-         {"en": "block", "es": "tranque"},
+         {"en": "block", "es": "tranque", "ar": "قفلت"},
          "The match may also end when no player can place or take. This situation is "
          "called block."),
     Term("couples", N_("Four players in two teams: a couple wins when either member wins."),
-         {"en": "couples", "es": "parejas"}, "Couples matches"),
+         {"en": "couples", "es": "parejas", "ar": "أزواج"}, "Couples matches"),
     Term("take", N_("Taking a tile from those left after the deal, until one fits."),
-         {"en": "take", "es": "robar"},
+         {"en": "take", "es": "robar", "ar": "سحب"},
          "When it's not possible, he has to take a tile until he can."),
-    Term("pass", _PASS, {"en": "pass", "es": "paso"},
+    Term("pass", _PASS, {"en": "pass", "es": "paso", "ar": "باص"},
          "If there aren't any tiles to take, the player must pass"),
-    Term("double", _DOUBLE, {"en": "double", "es": "doble"},
+    Term("double", _DOUBLE, {"en": "double", "es": "doble", "ar": "دبل"},
          "The tiles which both sides are equal are called doubles."),
-    Term("out", _OUT, {"en": "domino", "es": "dominó"},
+    Term("out", _OUT, {"en": "domino", "es": "dominó", "ar": "دومينو!"},
          "When a player puts his last tile, he wins that round."),
 )
 

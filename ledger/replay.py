@@ -7,6 +7,9 @@ tile with its place and which way it lies), the open ends, the Fives count,
 the hands as one perspective sees them, the stock, whose turn it is and the
 scores. ``labels`` turns the whole record into one readable line per event.
 
+Every line of text is also a ``Phrase`` (``phrase``, ``result_phrase``...), so
+a page words it in its reader's language; ``text`` is the English.
+
 Pure: no I/O. A frame folds the events of one deal only when it is given the
 state at the start of that deal (``Snapshot``); without one it folds from the
 start of the match, which gives the same frame.
@@ -41,6 +44,7 @@ from ledger.events import (
 )
 from ledger.findings import Finding, Unreadable
 from ledger.formats.partial import rebuild_hands
+from ledger.i18n.phrases import Phrase
 from ledger.rules.base import Rules
 from ledger.tiles import Tile, tiles_of
 
@@ -220,6 +224,7 @@ class Frame:
     stopped_at: int | None     # the event where the fold stopped, if it did
     findings: tuple[Finding, ...]         # findings of the event just done
     result: str | None         # how the deal (or the match) ended, once it has
+    result_phrase: Phrase | None = None   # ``result`` in any language
 
     @property
     def prev_deal_step(self) -> int | None:
@@ -473,6 +478,7 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
     findings = (tuple(f for f in match.findings if event is not None and f.event == event)
                 if match.findings else tuple(found))
     st = at_step
+    result = _result_text(match, st)
     return Frame(
         step=step,
         last_step=match.last_step,
@@ -494,7 +500,8 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
         readable=stopped is None or step <= stopped,
         stopped_at=stopped,
         findings=findings,
-        result=_result_text(match, st),
+        result=None if result is None else str(result),
+        result_phrase=result,
     )
 
 
@@ -543,34 +550,49 @@ def _hands(match: ReplayMatch, st: State, seat: int | None,
     return tuple(views)
 
 
-def _side_name(match: ReplayMatch, side: int) -> str:
+def _side_name(match: ReplayMatch, side: int) -> str | Phrase:
     rules = match.rules
     names = [match.seats[s] for s in rules.side_seats(side) if s < len(match.seats)]
-    return " & ".join(names) if names else f"side {side}"
+    return " & ".join(names) if names else Phrase("side {index}", index=side)
 
 
-def _seat_name(match: ReplayMatch, seat: int | None) -> str:
+def _seat_name(match: ReplayMatch, seat: int | None) -> str | Phrase:
     if seat is None:
-        return "nobody"
-    return match.seats[seat] if 0 <= seat < len(match.seats) else f"seat {seat}"
+        return Phrase("nobody")
+    return match.seats[seat] if 0 <= seat < len(match.seats) else Phrase("seat {seat}",
+                                                                           seat=seat)
 
 
-def _result_text(match: ReplayMatch, st: State) -> str | None:
+def _gain(points: int) -> str:
+    # "+12" as one piece: the sign stays with its number in a right-to-left sentence.
+    return f"+{points}"
+
+
+def _scores(scores: Sequence[int]) -> str:
+    return "–".join(map(str, scores))
+
+
+def _result_text(match: ReplayMatch, st: State) -> Phrase | None:
     if st.phase == "ended":
         if st.winner is None:
-            how = {"abandon": "abandoned", "agree_draw": "drawn by agreement"}.get(
-                st.end_reason or "", "over with no winner")
-            return f"Match {how}"
+            if st.end_reason == "abandon":
+                return Phrase("Match abandoned")
+            if st.end_reason == "agree_draw":
+                return Phrase("Match drawn by agreement")
+            return Phrase("Match over with no winner")
         side = match.rules.side_of(st.winner)
-        return f"Match won by {_side_name(match, side)}"
+        return Phrase("Match won by {name}", name=_side_name(match, side))
     if st.phase == "over" and st.last_result is not None and not st.pending:
         r = st.last_result
         if r.winner is None:
-            return f"Deal {st.deal + 1} blocked: a tie, nobody scores"
-        how = "went out" if r.result == "out" else "won the block"
-        return f"Deal {st.deal + 1}: {_seat_name(match, r.winner)} {how}, +{r.points}"
+            return Phrase("Deal {deal} blocked: a tie, nobody scores", deal=st.deal + 1)
+        name = _seat_name(match, r.winner)
+        what = (Phrase("{name} went out, {gain}", name=name, gain=_gain(r.points))
+                if r.result == "out" else
+                Phrase("{name} won the block, {gain}", name=name, gain=_gain(r.points)))
+        return Phrase("Deal {deal}: {what}", deal=st.deal + 1, what=what)
     if st.phase == "over":
-        return f"Deal {st.deal + 1} is over ({st.over})"
+        return Phrase("Deal {deal} is over ({result})", deal=st.deal + 1, result=st.over)
     return None
 
 
@@ -589,6 +611,8 @@ class EventLabel:
     severity: str | None           # the worst finding at this event
     findings: tuple[Finding, ...]
     deal_result: str | None = None  # the deal's result, on the event that ended it
+    phrase: Phrase | None = None   # ``text`` in any language
+    note_phrases: tuple[Phrase, ...] = ()
 
 
 def _deal_numbers(types: Sequence[str], stop: int) -> list[int]:
@@ -622,14 +646,17 @@ def labels(match: ReplayMatch, start: int = 0, stop: int | None = None) -> list[
                     else "warning" if found else None)
         derived = match.derived[i] if i < len(match.derived) else ()
         redeal = ev is not None and i > 0 and isinstance(ev, Dealt) and numbers[i - 1] == numbers[i]
-        text = _event_text(match, ev, redeal) if ev is not None else "(unreadable event)"
+        phrase = (_event_text(match, ev, redeal) if ev is not None
+                  else Phrase("(unreadable event)"))
         scored = [d for d in derived if isinstance(d, DealScored)]
+        notes = tuple(n for n in (_derived_text(match, d) for d in derived) if n is not None)
         out.append(EventLabel(
             index=i, step=i + 1, type=ev.TYPE if ev is not None else "unreadable",
-            deal=numbers[i], seat=getattr(ev, "seat", None), text=text,
-            notes=tuple(n for n in (_derived_text(match, d) for d in derived) if n),
+            deal=numbers[i], seat=getattr(ev, "seat", None), text=str(phrase),
+            notes=tuple(str(n) for n in notes),
             severity=severity, findings=found,
-            deal_result=_derived_text(match, scored[-1]) if scored else None))
+            deal_result=str(_derived_text(match, scored[-1])) if scored else None,
+            phrase=phrase, note_phrases=notes))
     return out
 
 
@@ -641,6 +668,7 @@ class DealLine:
     first_step: int    # the step just after its (first) deal event
     last_step: int
     result: str | None
+    result_phrase: Phrase | None = None   # ``result`` in any language
 
 
 def deals(match: ReplayMatch) -> list[DealLine]:
@@ -653,75 +681,113 @@ def deals(match: ReplayMatch) -> list[DealLine]:
         line = out[-1]
         derived = match.derived[i] if i < len(match.derived) else ()
         scored = [d for d in derived if isinstance(d, DealScored)]
-        result = _derived_text(match, scored[-1]) if scored else line.result
-        out[-1] = DealLine(n, line.first_step, i + 1, result)
+        phrase = _derived_text(match, scored[-1]) if scored else line.result_phrase
+        out[-1] = DealLine(n, line.first_step, i + 1, None if phrase is None else str(phrase),
+                           phrase)
     return out
 
 
-def _tiles_text(hand: Sequence[Tile] | None) -> str:
-    return "hidden" if hand is None else (" ".join(str(t) for t in hand) or "no tiles")
+def _tiles_text(hand: Sequence[Tile] | None) -> str | Phrase:
+    if hand is None:
+        return Phrase("hidden")
+    return " ".join(str(t) for t in hand) if hand else Phrase("no tiles")
 
 
-_END_WORDS = {"left": " on the left", "right": " on the right", "up": " on the spinner's up arm",
-              "down": " on the spinner's down arm"}
+def _series(items: Sequence[Phrase]) -> Phrase | str:
+    """ "a; b; c" (each a phrase of its own)."""
+    if not items:
+        return ""
+    out = items[0]
+    for item in items[1:]:
+        out = Phrase("{a}; {b}", a=out, b=item)
+    return out
 
 
-def _event_text(match: ReplayMatch, ev: Event, redeal: bool) -> str:
-    def name(seat: int) -> str:
+def _event_text(match: ReplayMatch, ev: Event, redeal: bool) -> Phrase:
+    def name(seat: int) -> str | Phrase:
         return _seat_name(match, seat)
 
     if isinstance(ev, Dealt):
-        stock = f", {len(ev.stock)} in the stock" if ev.stock else ""
-        return ("Reshuffled and dealt again" if redeal else "Tiles dealt") + stock
+        if ev.stock:
+            return (Phrase("Reshuffled and dealt again, {count} in the stock",
+                           count=len(ev.stock)) if redeal else
+                    Phrase("Tiles dealt, {count} in the stock", count=len(ev.stock)))
+        return Phrase("Reshuffled and dealt again") if redeal else Phrase("Tiles dealt")
     if isinstance(ev, Played):
-        where = _END_WORDS.get(ev.end or "", "")
-        return f"{name(ev.seat)} plays {ev.tile}{where}"
+        who, tile = name(ev.seat), str(ev.tile)
+        if ev.end == "left":
+            return Phrase("{name} plays {tile} on the left", name=who, tile=tile)
+        if ev.end == "right":
+            return Phrase("{name} plays {tile} on the right", name=who, tile=tile)
+        if ev.end == "up":
+            return Phrase("{name} plays {tile} on the spinner's up arm", name=who, tile=tile)
+        if ev.end == "down":
+            return Phrase("{name} plays {tile} on the spinner's down arm", name=who, tile=tile)
+        return Phrase("{name} plays {tile}", name=who, tile=tile)
     if isinstance(ev, Drew):
-        return f"{name(ev.seat)} draws " + (str(ev.tile) if ev.tile else "a tile")
+        if ev.tile:
+            return Phrase("{name} draws {tile}", name=name(ev.seat), tile=str(ev.tile))
+        return Phrase("{name} draws a tile", name=name(ev.seat))
     if isinstance(ev, Passed):
-        return f"{name(ev.seat)} passes"
+        return Phrase("{name} passes", name=name(ev.seat))
     if isinstance(ev, BlockClaimed):
-        return "Block claimed"
+        return Phrase("Block claimed")
     if isinstance(ev, HandsRevealed):
-        return "Hands shown: " + "; ".join(
-            f"{name(s)} {_tiles_text(h)}" for s, h in enumerate(ev.hands))
+        return Phrase("Hands shown: {hands}", hands=_series([
+            Phrase("{name} {tiles}", name=name(s), tiles=_tiles_text(h))
+            for s, h in enumerate(ev.hands)]))
     if isinstance(ev, DealEndClaimed):
-        who = "no winner" if ev.winner is None else f"{name(ev.winner)} wins"
-        pts = f" {ev.points}" if ev.points is not None else ""
-        return f"Record: deal ends ({ev.result}), {who}{pts}"
+        who = Phrase("no winner") if ev.winner is None else \
+            Phrase("{name} wins", name=name(ev.winner))
+        if ev.points is not None:
+            return Phrase("Record: deal ends ({result}), {who} {points}", result=ev.result,
+                          who=who, points=ev.points)
+        return Phrase("Record: deal ends ({result}), {who}", result=ev.result, who=who)
     if isinstance(ev, BotSeated):
-        return f"A bot takes over {name(ev.seat)}'s seat"
+        return Phrase("A bot takes over {name}'s seat", name=name(ev.seat))
     if isinstance(ev, Resigned):
-        return f"{name(ev.seat)} resigns"
+        return Phrase("{name} resigns", name=name(ev.seat))
     if isinstance(ev, Abandoned):
-        return "Match abandoned" + (f": {ev.reason}" if ev.reason else "")
+        if ev.reason:
+            return Phrase("Match abandoned: {reason}", reason=ev.reason)
+        return Phrase("Match abandoned")
     if isinstance(ev, DrawAgreed):
-        return "Draw agreed"
+        return Phrase("Draw agreed")
     if isinstance(ev, MatchEndClaimed):
-        who = "no winner" if ev.winner is None else f"{name(ev.winner)} wins"
-        scores = f" at {'–'.join(map(str, ev.scores))}" if ev.scores else ""
-        return f"Record: match ends, {who}{scores}"
-    return ev.TYPE
+        who = Phrase("no winner") if ev.winner is None else \
+            Phrase("{name} wins", name=name(ev.winner))
+        if ev.scores:
+            return Phrase("Record: match ends, {who} at {scores}", who=who,
+                          scores=_scores(ev.scores))
+        return Phrase("Record: match ends, {who}", who=who)
+    return Phrase(ev.TYPE)  # an event type of its own: its wire name, never translated
 
 
-def _derived_text(match: ReplayMatch, ev: Event) -> str:
+def _derived_text(match: ReplayMatch, ev: Event) -> Phrase | None:
     if isinstance(ev, FivesScored):
-        return f"Fives: {_seat_name(match, ev.seat)} +{ev.points}"
+        return Phrase("Fives: {name} {gain}", name=_seat_name(match, ev.seat),
+                      gain=_gain(ev.points))
     if isinstance(ev, BlockDetected):
-        return "Blocked: nobody can play"
+        return Phrase("Blocked: nobody can play")
     if isinstance(ev, DealScored):
-        scores = "–".join(map(str, ev.scores))
+        scores = _scores(ev.scores)
         if ev.winner is None:
-            return f"Deal {ev.deal + 1} tied, nobody scores ({scores})"
-        how = "goes out" if ev.result == "out" else "wins the block"
-        return f"Deal {ev.deal + 1}: {_seat_name(match, ev.winner)} {how}, +{ev.points} ({scores})"
+            return Phrase("Deal {deal} tied, nobody scores ({scores})", deal=ev.deal + 1,
+                          scores=scores)
+        name = _seat_name(match, ev.winner)
+        what = (Phrase("{name} goes out, {gain} ({scores})", name=name,
+                       gain=_gain(ev.points), scores=scores) if ev.result == "out" else
+                Phrase("{name} wins the block, {gain} ({scores})", name=name,
+                       gain=_gain(ev.points), scores=scores))
+        return Phrase("Deal {deal}: {what}", deal=ev.deal + 1, what=what)
     if isinstance(ev, MatchEnded):
-        scores = "–".join(map(str, ev.scores))
+        scores = _scores(ev.scores)
         if ev.winner is None:
-            return f"Match over, no winner ({scores})"
+            return Phrase("Match over, no winner ({scores})", scores=scores)
         side = match.rules.side_of(ev.winner)
-        return f"Match won by {_side_name(match, side)} ({scores})"
-    return ""
+        return Phrase("Match won by {name} ({scores})", name=_side_name(match, side),
+                      scores=scores)
+    return None
 
 
 __all__ = [

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 
 from ledger.store.db import open_db
 from web import errors
+from web.lang import LanguageCookie
 from web.routes import api, pages, record
 
 
@@ -28,6 +29,7 @@ def create_app(db_url: str | None = None) -> FastAPI:
     app = FastAPI(title="domino-ledger", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.engine = engine
     errors.install(app)
+    app.add_middleware(LanguageCookie)  # ?lang= is remembered; pages vary by language
     app.include_router(api.router)
     app.include_router(record.router)  # recording live at the table
     app.include_router(record.api)

@@ -11,28 +11,35 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ledger.i18n import ENGLISH, Language
+from ledger.i18n.phrases import Worded
 from ledger.scoresheet import ScoreSheet
 
 # Colour-blind-safe pairs (Okabe-Ito), one per side.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
 
 
-def score_race(sheet: ScoreSheet) -> dict[str, Any]:
-    """Each side's running score after every deal, from 0 before the first; the target line."""
+def score_race(sheet: ScoreSheet, lang: Language = ENGLISH) -> dict[str, Any]:
+    """Each side's running score after every deal, from 0 before the first; the target line
+    (its words in ``lang``)."""
     deals = list(sheet.deals)
     x = [0, *[d.deal for d in deals]]
     data: list[dict[str, Any]] = []
     for side in sheet.sides:
         y = [0, *[d.totals[side.index] if side.index < len(d.totals) else None for d in deals]]
-        hover = ["Start"]
+        hover = [lang.say("Start")]
         for d in deals:
             if d.winner is None:
-                what = f"Deal {d.deal}: {d.result}, nobody scores"
+                what = lang.say("Deal {deal}: {result}, nobody scores", deal=d.deal,
+                                result=d.result)
             else:
-                how = "out" if d.result == "out" else "block"
-                what = f"Deal {d.deal}: {escape(d.winner_name or '?')} wins ({how}) +{d.points}"
+                what = lang.say("Deal {deal}: {name} wins ({result}) {gain}", deal=d.deal,
+                                name=escape(d.winner_name or "?"),
+                                result="out" if d.result == "out" else "block",
+                                gain=f"+{d.points}")
             if sheet.fives and any(d.fives):
-                what += f"<br>Fives this deal: {d.fives[side.index]}"
+                what += "<br>" + lang.say("Fives this deal: {points}",
+                                          points=d.fives[side.index])
             hover.append(what)
         data.append({
             "type": "scatter",
@@ -41,7 +48,9 @@ def score_race(sheet: ScoreSheet) -> dict[str, Any]:
             "x": x,
             "y": y,
             "text": hover,
-            "hovertemplate": "%{text}<br>%{y} points<extra>%{fullData.name}</extra>",
+            "hovertemplate": "%{text}<br>" + lang.say("{points} points",
+                                                      points=Worded("%{y}"))
+                             + "<extra>%{fullData.name}</extra>",
             "line": {"color": COLOURS[side.index % len(COLOURS)], "width": 3,
                      "shape": "linear"},
             "marker": {"size": 7},
@@ -54,7 +63,7 @@ def score_race(sheet: ScoreSheet) -> dict[str, Any]:
                        "line": {"color": "#68706b", "width": 1.5, "dash": "dash"}})
         annotations.append({"xref": "paper", "x": 0, "xanchor": "left", "yref": "y",
                             "y": sheet.target, "yanchor": "bottom", "showarrow": False,
-                            "text": f"target {sheet.target}",
+                            "text": lang.say("target {target}", target=sheet.target),
                             "font": {"size": 11, "color": "#68706b"}})
     top = max([sheet.target or 0, *[v for t in data for v in t["y"] if v is not None]])
     layout = {
@@ -63,9 +72,9 @@ def score_race(sheet: ScoreSheet) -> dict[str, Any]:
         "plot_bgcolor": "rgba(0,0,0,0)",
         "font": {"family": "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif",
                  "size": 13, "color": "#1f2421"},
-        "xaxis": {"title": {"text": "Deal"}, "dtick": 1, "range": [-0.2, max(x) + 0.2],
-                  "gridcolor": "#ebe8df", "zeroline": False},
-        "yaxis": {"title": {"text": "Points"}, "range": [0, top * 1.08 + 1],
+        "xaxis": {"title": {"text": lang.say("Deal")}, "dtick": 1,
+                  "range": [-0.2, max(x) + 0.2], "gridcolor": "#ebe8df", "zeroline": False},
+        "yaxis": {"title": {"text": lang.say("Points")}, "range": [0, top * 1.08 + 1],
                   "gridcolor": "#ebe8df", "zeroline": False},
         "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1,
                    "xanchor": "right"},

@@ -16,6 +16,8 @@ from sqlalchemy import String, and_, cast, exists, func, literal_column, select,
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
+from ledger.i18n import Phrase
+from ledger.i18n.phrases import N_
 from ledger.rules import PRESETS
 from ledger.rules.base import Rules
 from ledger.store.mapper import Header
@@ -23,12 +25,18 @@ from ledger.store.models import MATCHES, PLAYER_TOTALS, SUMMARIES
 from ledger.store.readmodels import rules_of
 
 COUNT_CAP = 1_000
-RESULTS = {"won": "won", "no-winner": "ended with no winner", "unfinished": "not finished"}
-AUDITS = {"ok": "audit ok", "faulty": "faulty"}
+# The filters' choices; their labels are msgids (the page words them in its language).
+RESULTS = {"won": N_("won"), "no-winner": N_("ended with no winner"),
+           "unfinished": N_("not finished")}
+AUDITS = {"ok": N_("audit ok"), "faulty": N_("faulty")}
 
 
 class BadFilter(ValueError):
     """A filter value the list cannot use (a date that is not YYYY-MM-DD)."""
+
+    def __init__(self, phrase: Phrase) -> None:
+        super().__init__(str(phrase))
+        self.phrase = phrase
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +79,11 @@ def _date(value: str | None, which: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise BadFilter(f"the {which} date {value!r} is not a date (write it as 2026-11-01)"
-                        ) from None
+        raise BadFilter(
+            Phrase("the from date {value} is not a date (write it as 2026-11-01)",
+                   value=repr(value)) if which == "from" else
+            Phrase("the to date {value} is not a date (write it as 2026-11-01)",
+                   value=repr(value))) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,10 +27,17 @@ from ledger.store.mapper import Header, event_of
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import rules_of
 from ledger.store.snapshots import VERSION, decode
+from web.wording import stored_findings
 
 
 class ReplayUnavailable(ValueError):
     """The match's table has no rules the ledger knows, so it cannot be replayed."""
+
+    def __init__(self, match_id: int, preset: str) -> None:
+        super().__init__(f"match {match_id} is played at a table the ledger does not know "
+                         f"({preset!r}), so it cannot be replayed")
+        self.match_id = match_id
+        self.preset = preset
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +84,14 @@ def finding_of(obj: dict[str, Any]) -> Finding:
 
 
 def load_match(conn: Connection, match_id: int, step: int | None = None,
-               everything: bool = False) -> StoredMatch:
+               everything: bool = False, worded: bool = False) -> StoredMatch:
     """A stored match with the recorded events a page needs parsed, and no more.
 
     ``step``: the events of the deal on the table at that step (from the snapshot
     the fold starts at, or from the first event when there is none); ``everything``:
     all of them; neither: none (the match page reads only what the rules derived).
+    ``worded``: the findings come with their templates, to be worded in any language
+    (web.wording; only a page in a language other than English needs it).
     """
     m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one_or_none()
     if m is None:
@@ -103,6 +112,8 @@ def load_match(conn: Connection, match_id: int, step: int | None = None,
             if ev is not None:
                 derived[r.recorded_index].append(ev)
     findings = tuple(finding_of(f) for f in (m.findings or ()))
+    if worded and findings:
+        findings = stored_findings(header, [(r.kind, r.payload) for r in recorded], findings)
     snapshot: Snapshot | None = None
     if everything or rules is None:
         start, stop = 0, len(recorded)

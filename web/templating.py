@@ -2,6 +2,7 @@
 
 Every page is rendered on the server; autoescaping is on for every template,
 so player names and any text read from a match file reach the page escaped.
+Every page is worded in its request's language (web.lang: gettext per request).
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from typing import Any
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from ledger.glossary import table_name
+from web.lang import template_context
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES_DIR = HERE / "templates"
@@ -41,8 +45,15 @@ def _env() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # {% trans %} and _() take their gettext from each request's context (web.lang), in
+    # the newstyle way: they format and escape their own variables. A trans block's
+    # whitespace is folded, as babel.cfg extracts it.
+    env.newstyle_gettext = True
+    env.policies["ext.i18n.trimmed"] = True
     env.globals["PIPS"] = PIPS
+    env.globals["table_name"] = table_name  # a table's name in a language (ledger.glossary)
     env.filters["num"] = _num
     env.filters["source"] = source_label
     return env
@@ -61,4 +72,4 @@ def source_label(source: Any) -> str:
     return "" if source is None else str(source)
 
 
-templates = Jinja2Templates(env=_env())
+templates = Jinja2Templates(env=_env(), context_processors=[template_context])

@@ -26,7 +26,11 @@ ROOT = Path(__file__).resolve().parents[2]
 CFG = Path(__file__).parent / "babel.cfg"
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 TRANSLATED = tuple(lang for lang in SUPPORTED if lang != "en")
-_SLOT = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# The slots of a sentence: "{name}" (the ledger's templates) and "%(name)s" (the web
+# pages' Jinja2 templates, as Babel extracts them from {% trans %} and _()).
+_SLOT = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}|(?<!%)%\(([A-Za-z_][A-Za-z0-9_]*)\)[sd]")
+# The number a plural form is chosen by: a form may leave it out ("one tile").
+_COUNTS = frozenset({"count", "num"})
 
 
 def extract(root: Path = ROOT) -> Catalog:
@@ -76,7 +80,7 @@ def compile_all() -> None:
 
 
 def slots(text: str) -> set[str]:
-    return set(_SLOT.findall(text))
+    return {brace or percent for brace, percent in _SLOT.findall(text)}
 
 
 def _forms(message: Message) -> list[str]:
@@ -110,8 +114,8 @@ def problems(template: Catalog, langs: Iterable[str] = TRANSLATED) -> list[str]:
                 out.append(f"{label}: fuzzy")
             wanted = slots(ids[-1]) | slots(ids[0])
             for form in forms:
-                # A plural form may leave out {count} ("one tile"), never add or rename.
-                if not slots(form) <= wanted or not (slots(ids[0]) - {"count"}) <= slots(form):
+                # A plural form may leave out its count ("one tile"), never add or rename.
+                if not slots(form) <= wanted or not (slots(ids[0]) - _COUNTS) <= slots(form):
                     out.append(f"{label}: slots {sorted(slots(form))} != {sorted(wanted)}")
                     break
         mo = mo_path(lang)

@@ -11,6 +11,7 @@ import importlib.util
 import re
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -24,10 +25,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlmodel import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ledger.findings import IllegalEvent
+from ledger.findings import Finding, IllegalEvent
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
+from ledger.i18n import Language
+from ledger.i18n.phrases import N_, Worded
 from ledger.replay import SeatOutOfRange, StepOutOfRange, deals
 from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
@@ -35,9 +39,11 @@ from ledger.store.importer import Imported, import_records
 from web import errors
 from web.charts import score_race
 from web.deps import ReadSession, WriteSession
+from web.lang import request_language
 from web.listing import AUDITS, RESULTS, BadFilter, Filters, ListPage, list_page, player_names
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.templating import STATIC_DIR, templates
+from web.wording import match_title, record_findings, reworded, table_words
 
 router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["matches"])
@@ -97,11 +103,12 @@ def docs() -> HTMLResponse:
 
 def install(app: FastAPI) -> None:
     """Add the pages, the replay and the static files to the app (one call in create_app)."""
-    from web.routes import replay
+    from web.routes import glossary, replay
 
     app.include_router(router)
     app.include_router(api)
     app.include_router(replay.router)
+    app.include_router(glossary.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     # Pages answer errors with a page a person can read; /api keeps web.errors' JSON.
     for cls in (StoreError, IllegalEvent, StepOutOfRange, SeatOutOfRange, ReplayUnavailable,
@@ -109,8 +116,9 @@ def install(app: FastAPI) -> None:
         app.add_exception_handler(cls, page_error)
 
 
-_TITLES = {MatchNotFound: "No such match", StepOutOfRange: "No such step",
-           SeatOutOfRange: "No such seat", ReplayUnavailable: "This match cannot be replayed"}
+_TITLES = {MatchNotFound: N_("No such match"), StepOutOfRange: N_("No such step"),
+           SeatOutOfRange: N_("No such seat"),
+           ReplayUnavailable: N_("This match cannot be replayed")}
 
 
 def _own_error(exc: Exception) -> tuple[int, str, str] | None:
@@ -124,9 +132,31 @@ def _own_error(exc: Exception) -> tuple[int, str, str] | None:
     return None
 
 
+def _worded_error(exc: Exception, lang: Language) -> str | None:
+    """The message of a page's error in the reader's language (None: as it was raised)."""
+    if isinstance(exc, MatchNotFound):
+        return lang.say("there is no match {match} in the ledger", match=exc.match_id)
+    if isinstance(exc, StepOutOfRange):
+        return lang.say("step {step} does not exist: this match has steps 0 to {last}",
+                        step=exc.step, last=exc.last)
+    if isinstance(exc, SeatOutOfRange):
+        return lang.say("seat {seat} does not exist: this match has seats 0 to {last}",
+                        seat=exc.seat, last=exc.seats - 1)
+    if isinstance(exc, ReplayUnavailable):
+        return lang.say("match {match} is played at a table the ledger does not know "
+                        "({preset}), so it cannot be replayed", match=exc.match_id,
+                        preset=repr(exc.preset))
+    if isinstance(exc, IllegalEvent):
+        f = exc.finding
+        return lang.say("event {event}: {message} [{code}]", event=f.event,
+                        message=Worded(lang.finding(f)), code=f.code)
+    return None
+
+
 async def page_error(request: Request, exc: Exception) -> Response:
     api_call = request.url.path.startswith("/api/") or request.url.path == "/openapi.json"
     own = _own_error(exc)
+    lang = request_language(request)
     if isinstance(exc, (StoreError, IllegalEvent)):
         answer = await errors.domain_error(request, exc)
         if api_call:
@@ -146,17 +176,21 @@ async def page_error(request: Request, exc: Exception) -> Response:
         if api_call:
             return await http_exception_handler(request, exc)
         status = exc.status_code
-        message = ("There is no page at this address." if status == 404
+        message = (lang.say("There is no page at this address.") if status == 404
                    else str(exc.detail))
     else:
         raise exc
-    title = next((t for cls, t in _TITLES.items() if isinstance(exc, cls)),
-                 "Page not found" if status == 404 else "Something is not right")
-    links = [("/matches", "All matches"), ("/import", "Import a file")]
+    message = _worded_error(exc, lang) or message
+    title = lang.say(next((t for cls, t in _TITLES.items() if isinstance(exc, cls)),
+                          N_("Page not found") if status == 404
+                          else N_("Something is not right")))
+    links = [("/matches", lang.say("All matches")), ("/import", lang.say("Import a file"))]
     found = re.match(r"/matches/(\d+)/replay", request.url.path)
     if found and not isinstance(exc, MatchNotFound):
-        links.insert(0, (f"/matches/{found.group(1)}/replay?step=0", "The replay's first step"))
-        links.insert(0, (f"/matches/{found.group(1)}", f"Match {found.group(1)}"))
+        links.insert(0, (f"/matches/{found.group(1)}/replay?step=0",
+                         lang.say("The replay's first step")))
+        links.insert(0, (f"/matches/{found.group(1)}",
+                         lang.say("Match {match}", match=int(found.group(1)))))
     return templates.TemplateResponse(request, "error.html", {
         "nav": "", "status": status, "title": title,
         "message": message[:1].upper() + message[1:], "links": links}, status_code=status)
@@ -188,7 +222,7 @@ def matches_page(request: Request, session: ReadSession, player: str | None = No
     try:
         filters = Filters.of(player, table, date_from, date_to, result, audit)
     except BadFilter as exc:
-        filters, error = Filters(player=player), str(exc)
+        filters, error = Filters(player=player), request_language(request).word(exc.phrase)
     page: ListPage = list_page(conn, filters, before=before, after=after)
 
     def link(**cursor: int | None) -> str:
@@ -210,16 +244,18 @@ def _deal_steps(match: StoredMatch) -> dict[int, int]:
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def match_page(request: Request, match_id: int, session: ReadSession) -> HTMLResponse:
-    match = load_match(session.connection(), match_id)
+    lang = request_language(request)
+    match = load_match(session.connection(), match_id, worded=lang.code != "en")
     sheet = match.sheet()
     steps = _deal_steps(match)
     return templates.TemplateResponse(request, "match.html", {
         "nav": "matches",
         "match": match,
-        "title": match.title,
+        "title": match_title(sheet, lang),
         "sheet": sheet,
+        "table": table_words(sheet, lang),
         "deal_steps": [steps.get(row.deal, 0) for row in sheet.deals],
-        "chart": score_race(sheet) if sheet.deals else None,
+        "chart": score_race(sheet, lang) if sheet.deals else None,
     })
 
 
@@ -255,27 +291,66 @@ def _renamed(records: Iterator[MatchRecord], name: str) -> Iterator[MatchRecord]
         yield rec
 
 
+@dataclass(frozen=True, slots=True)
+class Reported:
+    """One match of an import report: what became of it, and its findings to word."""
+
+    result: Imported
+    findings: tuple[Finding, ...]
+    error: str | None  # why it was not stored, in the reader's language
+
+
+def _reported(got: Imported, record: MatchRecord | None, lang: Language) -> Reported:
+    stored = tuple(Finding.from_dict(f) for f in got.findings)
+    if stored and record is not None and lang.code != "en":
+        # The import keeps English sentences; the record's own audit gives their wording.
+        stored = reworded(stored, record_findings(record))
+    error = got.error
+    if error is not None and stored and error == stored[0].message:
+        error = lang.finding(stored[0])
+    return Reported(got, stored, error)
+
+
+def _import(session: Session, records: Iterator[MatchRecord],
+            lang: Language) -> list[Reported]:
+    last: list[MatchRecord] = []
+
+    def kept(source: Iterator[MatchRecord]) -> Iterator[MatchRecord]:
+        for rec in source:  # import_records takes one record and yields what became of it
+            last[:] = [rec]
+            yield rec
+
+    return [_reported(got, last[0] if last else None, lang)
+            for got in import_records(session, kept(records))]
+
+
 @router.post("/import", response_class=HTMLResponse)
 async def import_upload(request: Request, file: UploadFile,
                         session: WriteSession) -> HTMLResponse:
+    lang = request_language(request)
     name = Path(file.filename or "upload.json").name
     data = await file.read(MAX_UPLOAD + 1)
-    results: list[Imported] = []
+    results: list[Reported] = []
     error: str | None = None
     status = 200
     if len(data) > MAX_UPLOAD:
-        error, status = f"{name} is larger than {MAX_UPLOAD // 2**20} MiB", 413
+        error = lang.say("{name} is larger than {size} MiB", name=name,
+                         size=MAX_UPLOAD // 2**20)
+        status = 413
     elif not data.strip():
-        error, status = f"{name} is empty: there is no match in it", 400
+        error, status = lang.say("{name} is empty: there is no match in it", name=name), 400
     else:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / ("upload" + _suffix(name))
             path.write_bytes(data)
             try:
-                results = list(import_records(session, _renamed(read_matches(path), name)))
+                results = _import(session, _renamed(read_matches(path), name), lang)
             except ReadError as exc:
-                error, status = str(exc).replace(str(path), name), 400
+                # The file is named as it was uploaded, never by the temporary path.
+                params = {k: v.replace(str(path), name) if isinstance(v, str) else v
+                          for k, v in exc.params.items()}
+                error, status = lang.say(exc.template, **params), 400
     return templates.TemplateResponse(request, "import.html", {
         "nav": "import", "results": results if error is None else None, "error": error,
-        "filename": name, "stored": sum(1 for r in results if r.id is not None),
-        "new": sum(1 for r in results if r.new)}, status_code=status)
+        "filename": name, "stored": sum(1 for r in results if r.result.id is not None),
+        "new": sum(1 for r in results if r.result.new)}, status_code=status)

@@ -10,10 +10,22 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from ledger.replay import EventLabel, Frame, ReplayMatch, deal_span, deals, frame, labels
+from ledger.i18n import Language, Phrase
+from ledger.replay import (
+    DealLine,
+    EventLabel,
+    Frame,
+    ReplayMatch,
+    deal_span,
+    deals,
+    frame,
+    labels,
+)
 from web.deps import ReadSession
+from web.lang import request_language
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.templating import templates
+from web.wording import match_title
 
 router = APIRouter(tags=["replay"])
 
@@ -26,12 +38,11 @@ StepQuery = Annotated[int, Query(ge=0, description="0: before the first event; N
 SeatQuery = Annotated[int | None, Query(ge=0, description="one seat's view; left out: all hands")]
 
 
-def _frame(session: Session, match_id: int, step: int, seat: int | None
-           ) -> tuple[StoredMatch, Frame]:
-    match = load_match(session.connection(), match_id, step=step)
+def _frame(session: Session, match_id: int, step: int, seat: int | None,
+           worded: bool = False) -> tuple[StoredMatch, Frame]:
+    match = load_match(session.connection(), match_id, step=step, worded=worded)
     if match.replay is None:
-        raise ReplayUnavailable(f"match {match_id} is played at a table the ledger does not "
-                                f"know ({match.header.preset!r}), so it cannot be replayed")
+        raise ReplayUnavailable(match_id, match.header.preset)
     return match, frame(match.replay, step, seat, match.snapshot)
 
 
@@ -46,17 +57,28 @@ def _positions(seats: int, viewer: int | None) -> list[str]:
     return [places[(s - first) % seats] for s in range(seats)]
 
 
-def _deal_groups(match: ReplayMatch, step: int) -> list[dict[str, Any]]:
+def _deal_result(line: DealLine) -> Phrase | None:
+    """How a deal ended, without the "Deal N: " its heading says already."""
+    said = line.result_phrase
+    if said is not None and said.template == "Deal {deal}: {what}":
+        what = said.params.get("what")
+        return what if isinstance(what, Phrase) else said
+    return said
+
+
+def _deal_groups(match: ReplayMatch, step: int, lang: Language) -> list[dict[str, Any]]:
     """The event list: every deal as one line, the one on the table opened up."""
     start, stop = deal_span(match.types, max(step, 1))
     events = labels(match, start, stop)
     groups = []
     for line in deals(match):
         current = line.first_step - 1 <= start < line.last_step
+        result = _deal_result(line)
         groups.append({
             "deal": line.deal, "first_step": line.first_step, "current": current,
-            "title": f"Deal {line.deal}" if line.deal else "Before the first deal",
-            "result": line.result.split(": ", 1)[-1] if line.result else None,
+            "title": lang.say("Deal {deal}", deal=line.deal) if line.deal
+            else lang.say("Before the first deal"),
+            "result": None if result is None else lang.word(result),
             "events": [e for e in events if e.deal == line.deal] if current else []})
     return groups
 
@@ -64,7 +86,8 @@ def _deal_groups(match: ReplayMatch, step: int) -> list[dict[str, Any]]:
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 def replay_page(request: Request, match_id: int, session: ReadSession,
                 step: StepQuery = 0, seat: SeatQuery = None) -> HTMLResponse:
-    match, fr = _frame(session, match_id, step, seat)
+    lang = request_language(request)
+    match, fr = _frame(session, match_id, step, seat, worded=lang.code != "en")
     assert match.replay is not None and match.rules is not None
     base = f"/matches/{match_id}/replay"
 
@@ -75,8 +98,9 @@ def replay_page(request: Request, match_id: int, session: ReadSession,
     return templates.TemplateResponse(request, "replay.html", {
         "nav": "matches",
         "match_id": match_id,
-        "title": match.title,
-        "table_label": sheet.table_label,
+        "title": match_title(sheet, lang),
+        "table_label": sheet.table_text(lang),
+        "preset": match.header.preset,
         "frame": fr,
         "seat": seat,
         "url": url,
@@ -85,7 +109,7 @@ def replay_page(request: Request, match_id: int, session: ReadSession,
         "fives": match.rules.fives,
         "sides": sheet.sides,
         "current": _label(match.replay, fr.event),
-        "deals": _deal_groups(match.replay, step),
+        "deals": _deal_groups(match.replay, step, lang),
     })
 
 
