@@ -10,6 +10,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -20,6 +21,7 @@ from ledger.i18n import SUPPORTED, translations
 from ledger.i18n.build import extract, po_path, problems, slots
 
 TRANSLATED = [lang for lang in SUPPORTED if lang != "en"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +42,70 @@ def test_extraction_finds_the_engine_templates(template: Catalog) -> None:
     assert len(ids) > 200
 
 
+# The web pages' own sentences: one of each kind of page, and of each way a template
+# marks a sentence ({% trans %}, _(), ngettext(), pgettext()), and the pages' Python.
+WEB_MESSAGES = [
+    ("web/templates/base.html", "Glossary"),
+    ("web/templates/base.html", "Language"),
+    ("web/templates/matches.html", ("%(num)s match in the ledger",
+                                    "%(num)s matches in the ledger")),
+    ("web/templates/matches.html", 'The ledger is empty. <a href="/import">Import a match '
+                                   'file</a> to begin.'),
+    ("web/templates/match.html", "Audit findings"),
+    ("web/templates/match.html", ("%(num)s deal", "%(num)s deals")),
+    ("web/templates/replay.html", "Step <b>%(step)s</b> of %(last)s"),
+    ("web/templates/replay.html", "Whose view"),
+    ("web/templates/import.html", "Audit report for %(file)s"),
+    ("web/templates/glossary.html", "The words of this table, as its players know them."),
+    ("web/routes/pages.py", "No such match"),
+    ("web/routes/pages.py", "step {step} does not exist: this match has steps 0 to {last}"),
+    ("web/listing.py", "ended with no winner"),
+    ("web/charts.py", "Fives this deal: {points}"),
+    ("web/routes/replay.py", "Before the first deal"),
+    ("ledger/replay.py", "{name} plays {tile} on the left"),
+]
+
+
+@pytest.mark.parametrize(("path", "msgid"), WEB_MESSAGES)
+def test_extraction_finds_the_web_pages(template: Catalog, path: str,
+                                        msgid: str | tuple[str, str]) -> None:
+    found = {m.id: m for m in template if m.id}
+    assert msgid in found, msgid
+    assert path in {where for where, _ in found[msgid].locations}
+
+
+def test_every_page_template_has_its_sentences_extracted(template: Catalog) -> None:
+    # A page template with no msgid at all would be a page left in English.
+    where = {path for m in template for path, _ in m.locations}
+    pages = {f"web/templates/{p.name}" for p in (ROOT / "web" / "templates").glob("*.html")
+             if not p.name.startswith("_") and p.name != "error.html"}
+    assert pages <= where, sorted(pages - where)
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_message_is_translated(template: Catalog, lang: str) -> None:
     assert problems(template, [lang]) == []
+
+
+def test_an_untranslated_web_sentence_fails(tmp_path: Path) -> None:
+    # The check itself: a sentence added to a page (or a page's Python) without its
+    # Arabic is reported, as is a translation that drops or renames a %(slot)s.
+    pages = tmp_path / "web" / "templates"
+    pages.mkdir(parents=True)
+    (pages / "new.html").write_text(
+        '{% trans %}A sentence nobody translated{% endtrans %}\n'
+        '{{ _("Match %(id)s", id=1) }}\n'
+        '{{ ngettext("%(num)s new tile", "%(num)s new tiles", 3) }}\n', encoding="utf-8")
+    (tmp_path / "web" / "new.py").write_text('_("Also new in Python")\n', encoding="utf-8")
+    found = extract(tmp_path)
+    assert {m.id for m in found} >= {"A sentence nobody translated", "Match %(id)s",
+                                     ("%(num)s new tile", "%(num)s new tiles"),
+                                     "Also new in Python"}
+    said = problems(found, ["ar"])
+    for msgid in ("A sentence nobody translated", "%(num)s new tile", "Also new in Python"):
+        assert f"ar: {msgid!r}: missing" in said, said
+    assert not any("'Match %(id)s'" in line for line in said)  # this one is translated
+    assert slots("Step <b>%(step)s</b> of %(last)s {deal}") == {"step", "last", "deal"}
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
