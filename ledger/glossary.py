@@ -128,7 +128,8 @@ _ARAB_BLOCK = (
 
 _CASUAL_ARENA = (
     Term("hand", N_("The player with the highest double, who leads; a tied block goes to the "
-                    "hand or the one closest to it."), {"en": "the hand", "es": "la mano", "ar": "البادئ"},
+                    "hand or the one closest to it."),
+         {"en": "the hand", "es": "la mano", "ar": "البادئ"},
          "The player with the highest double will be the one who starts playing and he's "
          "called the hand."),
     Term("tile", _TILE, {"en": "tile", "es": "ficha", "ar": "حجر"},

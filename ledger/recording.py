@@ -8,6 +8,9 @@ known these are exactly the engine's ``legal_moves``; for a hidden hand (only
 the recorder's own hand was entered) they are "any unseen tile that fits",
 draw and pass, since nobody at the table can tell more.
 
+Labels, reasons and notes are English text that keeps its wording (``Said``), so
+a page words them in its reader's language.
+
 Also: seeded random deals (practice and demonstrations) and the tiles a
 reveal may name. Pure: no I/O, no clock; randomness comes from the caller.
 """
@@ -23,6 +26,7 @@ from ledger.engine.board import fitting_ends, outcome_key
 from ledger.engine.moves import legal_moves
 from ledger.engine.state import CLOSED, END_NAMES, State
 from ledger.events import Dealt
+from ledger.i18n.phrases import Counted, Phrase, Said
 from ledger.rules.base import HAND_SIZE, Rules
 from ledger.tiles import ALL_TILES, FULL_SET, Tile, tiles_of
 
@@ -96,17 +100,18 @@ class Menu:
 # --- names and words -------------------------------------------------------------------
 
 
-def _name(seats: Sequence[str], seat: int) -> str:
-    return seats[seat] if 0 <= seat < len(seats) else f"seat {seat}"
+def _name(seats: Sequence[str], seat: int) -> str | Phrase:
+    return seats[seat] if 0 <= seat < len(seats) else Phrase("seat {seat}", seat=seat)
 
 
-def _numbers(st: State) -> str:
+def _numbers(st: State) -> str | Phrase:
     nums = [str(n) for n in st.ends if n != CLOSED]
-    return nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " and " + nums[-1]
+    return nums[0] if len(nums) == 1 else Phrase("{a} and {b}", a=", ".join(nums[:-1]),
+                                                 b=nums[-1])
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _tiles(n: int) -> Phrase:
+    return Counted("{count} tile", "{count} tiles", n)
 
 
 def _rank(tile: Tile) -> tuple[int, int, int]:
@@ -123,10 +128,12 @@ def _play(seat: int, tile: Tile, end: str | None, number: int | None,
           seats: Sequence[str]) -> Choice:
     event: dict[str, Any] = {"type": "play", "seat": seat, "tile": str(tile)}
     if end is None:
-        label = f"{_name(seats, seat)} opens with {tile}"
+        label = Said(Phrase("{name} opens with {tile}", name=_name(seats, seat),
+                            tile=str(tile)))
     else:
         event["end"] = end
-        label = f"{_name(seats, seat)} plays {tile} on the {end} end ({number})"
+        label = Said(Phrase("{name} plays {tile} on the {side} end ({number})",
+                            name=_name(seats, seat), tile=str(tile), side=end, number=number))
     return Choice("play", event, label, seat, str(tile), end, number)
 
 
@@ -145,17 +152,19 @@ def menu(st: State, seats: Sequence[str]) -> Menu:
     if st.phase == "ended":
         return Menu("over", _ended_note(st, seats))
     if st.phase == "waiting":
-        return Menu("deal", "Deal the first hand.", ending=ending)
+        return Menu("deal", Said(Phrase("Deal the first hand.")), ending=ending)
     if st.phase == "over":
         if st.pending:
-            return Menu("reveal", "The deal is over. Show the tiles left in the hands "
-                        "nobody saw, so that the rules can score it.",
+            return Menu("reveal", Said(Phrase("The deal is over. Show the tiles left in the "
+                                              "hands nobody saw, so that the rules can score "
+                                              "it.")),
                         reveal=_reveal_seats(st), ending=ending)
-        return Menu("deal", f"Deal {st.deal + 2}.", ending=ending)
+        return Menu("deal", Said(Phrase("Deal {deal}.", deal=st.deal + 2)), ending=ending)
     if st.redeal_due:
         doubles = rules.redeal_doubles or 4
-        return Menu("redeal", f"A hand was dealt {doubles} or more doubles: the rules call "
-                    "for a new deal.", ending=ending)
+        return Menu("redeal", Said(Phrase("A hand was dealt {doubles} or more doubles: the "
+                                          "rules call for a new deal.", doubles=doubles)),
+                    ending=ending)
     redeal_allowed = bool(rules.redeal_doubles) and st.fresh and any(st.hidden)
     if st.to_move is None:
         return Menu("lead", _lead_note(st), turns=_openers(st, seats),
@@ -166,28 +175,34 @@ def menu(st: State, seats: Sequence[str]) -> Menu:
 
 def _ended_note(st: State, seats: Sequence[str]) -> str:
     if st.winner is None:
-        return {"abandon": "The match was abandoned.",
-                "agree_draw": "The match was drawn by agreement."}.get(
-                    st.end_reason or "", "The match is over, with no winner.")
+        if st.end_reason == "abandon":
+            return Said(Phrase("The match was abandoned."))
+        if st.end_reason == "agree_draw":
+            return Said(Phrase("The match was drawn by agreement."))
+        return Said(Phrase("The match is over, with no winner."))
     rules = st.rules
-    names = " & ".join(_name(seats, s) for s in rules.side_seats(rules.side_of(st.winner)))
-    return f"The match is over: {names} won."
+    names = " & ".join(str(_name(seats, s))
+                       for s in rules.side_seats(rules.side_of(st.winner)))
+    return Said(Phrase("The match is over: {names} won.", names=names))
 
 
 def _lead_note(st: State) -> str:
-    return ("The holder of the highest double (else the heaviest tile) leads with it, and "
-            "it may be in a hand nobody saw: tap who opened, with which tile.")
+    return Said(Phrase("The holder of the highest double (else the heaviest tile) leads "
+                       "with it, and it may be in a hand nobody saw: tap who opened, with "
+                       "which tile."))
 
 
 def _ending(st: State, seats: Sequence[str]) -> tuple[Choice, ...]:
     """Ways to end the match early, which every table accepts."""
     if st.phase == "ended":
         return ()
-    out = [Choice("resign", {"type": "resign", "seat": s}, f"{_name(seats, s)} resigns", s)
+    out = [Choice("resign", {"type": "resign", "seat": s},
+                  Said(Phrase("{name} resigns", name=_name(seats, s))), s)
            for s in range(st.rules.seats)]
-    out.append(Choice("agree_draw", {"type": "agree_draw"}, "The players agree a draw"))
+    out.append(Choice("agree_draw", {"type": "agree_draw"},
+                      Said(Phrase("The players agree a draw"))))
     out.append(Choice("abandon", {"type": "abandon", "reason": "abandoned at the table"},
-                      "Abandon the match (no winner)"))
+                      Said(Phrase("Abandon the match (no winner)"))))
     return tuple(out)
 
 
@@ -213,8 +228,8 @@ def _known_turn(st: State, seat: int, seats: Sequence[str]) -> Turn:
         elif m.kind == "draw":
             draws += _draw_choices(st, seat, seats)
         else:
-            passes.append(Choice("pass", {"type": "pass", "seat": seat}, f"{name} passes",
-                                 seat))
+            passes.append(Choice("pass", {"type": "pass", "seat": seat},
+                                 Said(Phrase("{name} passes", name=name)), seat))
     playable = {c.tile for c in plays}
     refused: list[Refusal] = []
     hand = _by_face(st.hands[seat])
@@ -262,48 +277,55 @@ def _draw_choices(st: State, seat: int, seats: Sequence[str]) -> list[Choice]:
     if st.stock is not None:
         tile = st.stock[st.stock_pos]
         return [Choice("draw", {"type": "draw", "seat": seat, "tile": str(tile)},
-                       f"{name} draws from the stock", seat, str(tile))]
+                       Said(Phrase("{name} draws from the stock", name=name)), seat,
+                       str(tile))]
     if st.hidden[seat]:
         # Nobody sees what a hidden hand draws: the tile stays unknown till the reveal.
         return [Choice("draw", {"type": "draw", "seat": seat, "tile": None},
-                       f"{name} draws a tile", seat)]
+                       Said(Phrase("{name} draws a tile", name=name)), seat)]
     # The deal did not list the stock's order: the recorder says which tile came.
     return [Choice("draw", {"type": "draw", "seat": seat, "tile": str(t)},
-                   f"{name} draws {t}", seat, str(t)) for t in _by_face(unseen(st))]
+                   Said(Phrase("{name} draws {tile}", name=name, tile=str(t))), seat, str(t))
+            for t in _by_face(unseen(st))]
 
 
 def _why_not_play(st: State, tile: Tile) -> str:
     if st.table == 0:
         if st.must_open is not None:
-            what = ("the highest double dealt" if st.must_open.is_double
-                    else "the heaviest tile dealt")
-            return f"deal {st.deal + 1} must open with {st.must_open}, {what}"
-        return "this seat may not open the deal"
+            if st.must_open.is_double:
+                return Said(Phrase("deal {deal} must open with {tile}, the highest double "
+                                   "dealt", deal=st.deal + 1, tile=str(st.must_open)))
+            return Said(Phrase("deal {deal} must open with {tile}, the heaviest tile dealt",
+                               deal=st.deal + 1, tile=str(st.must_open)))
+        return Said(Phrase("this seat may not open the deal"))
     if not st.fit_mask() & tile.bit:
-        return f"it fits no open end ({_numbers(st)})"
+        return Said(Phrase("it fits no open end ({numbers})", numbers=_numbers(st)))
     if st.drawn is not None:
-        return f"after drawing, only the drawn tile ({st.drawn}) may be played"
-    return "the rules do not allow it now"
+        return Said(Phrase("after drawing, only the drawn tile ({tile}) may be played",
+                           tile=str(st.drawn)))
+    return Said(Phrase("the rules do not allow it now"))
 
 
-def _why_not_draw(st: State, name: str, fit: Tile | None) -> str:
+def _why_not_draw(st: State, name: str | Phrase, fit: Tile | None) -> str:
     if st.table == 0:
-        return "the deal has not been opened yet"
+        return Said(Phrase("the deal has not been opened yet"))
     if fit is not None:
-        return f"{name} holds {fit}, which fits: a seat draws only when it cannot play"
+        return Said(Phrase("{name} holds {tile}, which fits: a seat draws only when it "
+                           "cannot play", name=name, tile=str(fit)))
     if st.stock_left == 0:
-        return "the stock is empty"
-    return "this table has no stock to draw from"
+        return Said(Phrase("the stock is empty"))
+    return Said(Phrase("this table has no stock to draw from"))
 
 
-def _why_not_pass(st: State, name: str, fit: Tile | None, can_draw: bool) -> str:
+def _why_not_pass(st: State, name: str | Phrase, fit: Tile | None, can_draw: bool) -> str:
     if st.table == 0:
-        return "the deal must be opened, not passed"
+        return Said(Phrase("the deal must be opened, not passed"))
     if fit is not None:
-        return f"{name} can play {fit}"
+        return Said(Phrase("{name} can play {tile}", name=name, tile=str(fit)))
     if can_draw:
-        return f"{_count(st.stock_left, 'tile')} left in the stock: {name} must draw"
-    return "a seat may pass only when it can neither play nor draw"
+        return Said(Phrase("{tiles} left in the stock: {name} must draw",
+                           tiles=_tiles(st.stock_left), name=name))
+    return Said(Phrase("a seat may pass only when it can neither play nor draw"))
 
 
 def _hidden_turn(st: State, seat: int, seats: Sequence[str]) -> Turn:
@@ -330,12 +352,14 @@ def _hidden_turn(st: State, seat: int, seats: Sequence[str]) -> Turn:
     elif rules.draws:
         refused.append(Refusal("draw", _why_not_draw(st, name, known_fit or st.drawn)))
     if st.table != 0 and not can_draw and known_fit is None and st.drawn is None:
-        passes = [Choice("pass", {"type": "pass", "seat": seat}, f"{name} passes", seat)]
+        passes = [Choice("pass", {"type": "pass", "seat": seat},
+                         Said(Phrase("{name} passes", name=name)), seat)]
     else:
         refused.append(Refusal("pass", _why_not_pass(st, name, known_fit or st.drawn,
                                                      can_draw)))
-    note = (f"Nobody saw {name}'s hand: every tile not yet seen that fits is offered "
-            f"({_count(st.hidden[seat], 'tile')} unseen in it).")
+    note = Said(Phrase("Nobody saw {name}'s hand: every tile not yet seen that fits is "
+                       "offered ({tiles} unseen in it).", name=name,
+                       tiles=_tiles(st.hidden[seat])))
     return Turn(seat, True, _dedupe(st, plays), tuple(draws), tuple(passes), tuple(refused),
                 note)
 

@@ -15,8 +15,11 @@ Latin name keeps its own order inside the Arabic around it.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -27,12 +30,13 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ledger.i18n import NAMES, RTL, SUPPORTED, Language, language, negotiate, normalize
-from ledger.i18n.phrases import FSI, LRI, PDI
+from ledger.i18n import DEFAULT, NAMES, RTL, SUPPORTED, Language, language, negotiate, normalize
+from ledger.i18n.phrases import FSI, LRI, PDI, Said
 
 COOKIE = "lang"
 PARAM = "lang"
 COOKIE_AGE = 365 * 24 * 3600
+SCRIPTS = Path(__file__).resolve().parent / "static" / "js"
 
 
 def chosen(query: str | None, cookie: str | None, accept: str | None) -> str:
@@ -80,7 +84,7 @@ class LanguageCookie:
                 headers = MutableHeaders(scope=message)
                 if code is not None:
                     headers.append("set-cookie", f"{COOKIE}={code}; Path=/; "
-                                                 f"Max-Age={COOKIE_AGE}; SameSite=Lax")
+                                                 f"Max-Age={COOKIE_AGE}; SameSite=Lax; HttpOnly")
                 if headers.get("content-type", "").startswith("text/html"):
                     headers.append("vary", "Accept-Language, Cookie")
             await send(message)
@@ -92,7 +96,8 @@ class LanguageCookie:
 
 
 def _isolated(value: Any, rtl: bool) -> Any:
-    if not rtl:
+    # Markup is HTML the template made itself (a link's address): put in as it is.
+    if not rtl or isinstance(value, Markup):
         return value
     mark = LRI if isinstance(value, int) and not isinstance(value, bool) else FSI
     return Markup(mark) + escape(value) + Markup(PDI)
@@ -136,6 +141,27 @@ def callables(code: str) -> dict[str, Callable[..., str]]:
             "npgettext": npgettext}
 
 
+# A sentence of a page's script: _("...") with a plain double-quoted string (what Babel's
+# JavaScript extraction, babel.cfg, finds too).
+_JS_SENTENCE = re.compile(r'\b_\(\s*"((?:[^"\\\n]|\\.)*)"')
+
+
+@cache
+def _script_msgids(name: str) -> tuple[str, ...]:
+    text = (SCRIPTS / name).read_text(encoding="utf-8")
+    return tuple(dict.fromkeys(json.loads(f'"{lit}"') for lit in _JS_SENTENCE.findall(text)))
+
+
+@cache
+def js_words(code: str, name: str) -> dict[str, str]:
+    """The sentences of a script in web/static/js in a language (msgid -> text), for the
+    page to hand it in a JSON block; English: none (the script's own words)."""
+    if code == DEFAULT:
+        return {}
+    tr = language(code).translations
+    return {msgid: tr.gettext(msgid) for msgid in _script_msgids(name)}
+
+
 def template_context(request: Request) -> dict[str, Any]:
     """What every page's template gets about its language (a Jinja2Templates processor)."""
     lang = request_language(request)
@@ -145,4 +171,7 @@ def template_context(request: Request) -> dict[str, Any]:
         "languages": [(code, NAMES[code], "rtl" if code in RTL else "ltr")
                       for code in SUPPORTED],
         "lang_url": lambda code: lang_url(request, code),
+        "js_words": lambda name: js_words(lang.code, name),
+        # English text that keeps its wording (a label, a reason): in the page's language
+        "words": lambda text: lang.word(text.phrase) if isinstance(text, Said) else text,
     }

@@ -21,6 +21,7 @@ from ledger.corrections import UNDO, standing_dicts
 from ledger.engine import State, new_state, step
 from ledger.events import Dealt, Event
 from ledger.formats.wire import MatchHeader, event_from_dict, event_to_dict, parse_event
+from ledger.i18n import Phrase
 from ledger.recording import Menu, Refusal, menu, random_deal, seeded_deal
 from ledger.replay import Frame, ReplayMatch, frame, labels
 from ledger.rules import RulesError, make_rules
@@ -52,6 +53,8 @@ class HistoryLine:
     notes: tuple[str, ...]
     undone: bool        # taken back by a later undo
     undo: bool          # this line is an undo
+    phrase: Phrase | None = None          # ``text`` in any language (the page's)
+    note_phrases: tuple[Phrase, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,19 +216,22 @@ def _history(rules: Rules, seats: Sequence[str], rows: Sequence[Mapping[str, Any
     plain = [r for r in recorded if r["type"] != UNDO]
     lone = labels(ReplayMatch(rules, tuple(seats),
                               tuple(parse_event(r["payload"], len(seats)) for r in plain)))
-    plain_text = {r["seq"]: lb.text for r, lb in zip(plain, lone, strict=True)}
-    by_index: dict[int, str] = {}
+    plain_text = {r["seq"]: lb for r, lb in zip(plain, lone, strict=True)}
+    by_index: dict[int, Phrase] = {}
     out: list[HistoryLine] = []
     for r in recorded:
         index = int(r["event"])
         if r["type"] == UNDO:
-            what = by_index.get(index, f"event {index}")
-            out.append(HistoryLine(r["seq"], index, f"Undo: {what}", (), False, True))
+            said = Phrase("Undo: {what}", what=by_index.get(index, Phrase("event {event}",
+                                                                           event=index)))
+            out.append(HistoryLine(r["seq"], index, str(said), (), False, True, said))
             continue
         lb = texts.get(index) if r["seq"] in standing_seqs else None
-        text = lb.text if lb is not None else plain_text[r["seq"]]
-        by_index[index] = text
-        out.append(HistoryLine(r["seq"], index, text, lb.notes if lb is not None else (),
-                               r["seq"] not in standing_seqs, False))
+        line = lb if lb is not None else plain_text[r["seq"]]
+        phrase = line.phrase or Phrase(line.text)
+        by_index[index] = phrase
+        out.append(HistoryLine(r["seq"], index, line.text, lb.notes if lb is not None else (),
+                               r["seq"] not in standing_seqs, False, phrase,
+                               lb.note_phrases if lb is not None else ()))
     out.reverse()
     return out

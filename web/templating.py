@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from ledger.glossary import table_name
 from web.lang import template_context
+from web.wording import match_title
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES_DIR = HERE / "templates"
@@ -54,6 +55,7 @@ def _env() -> Environment:
     env.policies["ext.i18n.trimmed"] = True
     env.globals["PIPS"] = PIPS
     env.globals["table_name"] = table_name  # a table's name in a language (ledger.glossary)
+    env.globals["match_title"] = match_title  # "Ali vs Omar" in a language
     env.filters["num"] = _num
     env.filters["source"] = source_label
     return env

@@ -97,6 +97,22 @@ class Worded(str):
     __slots__ = ()
 
 
+class Said(str):
+    """English text that keeps its wording: a sentence held where text is expected (a
+    button's label, a reason). It is the English sentence everywhere a string goes (JSON,
+    comparisons, the English page); a page in another language words ``phrase``."""
+
+    phrase: Phrase
+
+    def __new__(cls, phrase: Phrase) -> Said:
+        said = super().__new__(cls, english(phrase.template, phrase.params, phrase.plural))
+        said.phrase = phrase
+        return said
+
+    def __reduce__(self) -> tuple[type[Said], tuple[Phrase]]:
+        return (Said, (self.phrase,))
+
+
 # How a parameter is rendered, by its name (every other one: by its value's type).
 _AND_LISTS = frozenset({"fits"})  # "the left end (3) and the right end (3)"
 _SERIES = frozenset({"ends"})  # "a, b and c"

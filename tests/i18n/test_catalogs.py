@@ -74,12 +74,30 @@ def test_extraction_finds_the_web_pages(template: Catalog, path: str,
     assert path in {where for where, _ in found[msgid].locations}
 
 
+# Templates with no words of their own: macros drawing tiles, the error page (its words
+# come from web/routes/pages.py).
+WORDLESS = {"_dominoes.html", "record_tiles.html", "error.html"}
+
+
 def test_every_page_template_has_its_sentences_extracted(template: Catalog) -> None:
     # A page template with no msgid at all would be a page left in English.
     where = {path for m in template for path, _ in m.locations}
     pages = {f"web/templates/{p.name}" for p in (ROOT / "web" / "templates").glob("*.html")
-             if not p.name.startswith("_") and p.name != "error.html"}
+             if p.name not in WORDLESS}
     assert pages <= where, sorted(pages - where)
+
+
+def test_script_sentences_are_in_the_catalog(template: Catalog) -> None:
+    # What a page hands its script (web.lang.js_words) is what Babel extracted from it.
+    from web.lang import _script_msgids, js_words
+
+    ids = {m.id for m in template if m.id}
+    for script in (ROOT / "web" / "static" / "js").glob("*.js"):
+        wanted = _script_msgids(script.name)
+        assert set(wanted) <= ids, sorted(set(wanted) - ids)
+        words = js_words("ar", script.name)
+        assert all(re.search("[\u0600-\u06ff]", text) for text in words.values()), script
+    assert len(_script_msgids("record.js")) > 30
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

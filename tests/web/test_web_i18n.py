@@ -122,10 +122,10 @@ def words_left(page: Page, allowed: set[str]) -> list[str]:
 
 def verbatim(server: Server) -> set[str]:
     """What an Arabic page may show in Latin letters: names from the files, codes, ids."""
-    allowed = {"domino-ledger", "domino", "ledger", "API", "JSON", "UTC", "MiB", "Home", "End",
-               "Page", "Up", "Down", "PlayElephant", "English", "Português", "Español",
-               "json", "jsonl", "gz", "target", "teams", "fives", "draw", "true", "false",
-               "yesterday"}  # what the reader typed into the date filter, given back
+    allowed = {"domino-ledger", "domino", "ledger", "API", "JSON", "CSV", "PDF", "UTC", "MiB",
+               "Home", "End", "Page", "Up", "Down", "PlayElephant", "English", "Português",
+               "Español", "json", "jsonl", "gz", "target", "teams", "fives", "draw", "true",
+               "false", "yesterday"}  # what the reader typed into the date filter, given back
     allowed |= set(PRESETS) | {w for p in PRESETS for w in p.split("-")}
     for g in GLOSSARIES.values():  # a table's own words may be quoted: "(la mano)"
         allowed |= {w for t in g.terms for word in t.words.values()
@@ -320,6 +320,31 @@ def test_error_pages_in_arabic(client: httpx.Client, server: Server) -> None:
     assert said.startswith(f"تاريخ البداية {FSI}'yesterday'{PDI} ليس تاريخًا")
 
 
+@pytest.mark.parametrize("name", ["illegal-pass.json", "wrong-deal-end.json"])
+def test_score_sheet_files_in_the_page_language(client: httpx.Client, server: Server,
+                                                name: str) -> None:
+    # The match page offers the CLI's exports; in Arabic their words are Arabic, their
+    # codes and machine columns are the English file's.
+    match_id = server.id_of(name)
+    links = {a.get("id"): a["href"] for a in get(client, f"/matches/{match_id}", AR).links}
+    assert links["sheet-csv"] == f"/matches/{match_id}/sheet.csv"
+    files = {lang: client.get(f"/matches/{match_id}/sheet.json", headers=h)
+             for lang, h in (("ar", AR), ("en", EN))}
+    assert all(r.status_code == 200 for r in files.values())
+    assert files["ar"].headers["content-disposition"] == \
+        f'attachment; filename="match-{match_id}-ar.json"'
+    ar, en = (json.loads(files[k].content)["sheets"][0]["audit"] for k in ("ar", "en"))
+    assert [f["code"] for f in ar["findings"]] == [f["code"] for f in en["findings"]]
+    assert [f["message"] for f in ar["findings"]] == [m for _, m in _expected(server, name, "ar")]
+    assert [f["message"] for f in en["findings"]] == [m for _, m in _expected(server, name, "en")]
+    csv_ar = client.get(f"/matches/{match_id}/sheet.csv", headers=AR).content.decode("utf-8-sig")
+    csv_en = client.get(f"/matches/{match_id}/sheet.csv", headers=EN).content.decode("utf-8-sig")
+    assert csv_ar.splitlines()[0] == csv_en.splitlines()[0] and ARABIC.search(csv_ar)
+    pdf = client.get(f"/matches/{match_id}/sheet.pdf", headers=AR)
+    assert pdf.headers["content-type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    assert client.get(f"/matches/{match_id}/sheet.exe").status_code == 404
+
+
 # --- the glossary ----------------------------------------------------------------------
 
 
@@ -370,3 +395,44 @@ def test_match_page_links_its_table_to_the_glossary(client: httpx.Client,
     page = get(client, f"/matches/{server.id_of('sahrat-fives-4.json')}", AR)
     assert page.text_of("table-name") == [f"{FSI}{GLOSSARIES['sahrat-fives'].name('ar')}{PDI}"]
 
+
+
+# --- recording live -------------------------------------------------------------------
+
+
+def test_recorder_pages_in_arabic(server: Server) -> None:
+    # A practice match recorded from the page's own buttons (the first event offered each
+    # time), one with every hand known and one where only seat 0's hand was seen: every
+    # page on the way is Arabic, its script's sentences too, and its switcher is there.
+    allowed = verbatim(server) | {"HTTP", "Ali", "Omar"}
+    with fresh(server) as c:
+        form = Page(c.get("/record", headers=AR).text)
+        assert form.root["dir"] == "rtl" and words_left(form, allowed) == []
+        for preset, names, hidden in (("sahrat-fives", ["Ali", "نور", "Omar", "ليلى"], False),
+                                      ("selminha", ["Inês", "Luís"], True)):
+            res = c.post("/record", headers=AR, follow_redirects=False, data={
+                "preset": preset, "seats": str(len(names)), "target": "", "name": names,
+                "seed": "arabic"})
+            url = res.headers["location"]
+            match_id = int(url.split("/")[2])
+            for _ in range(40):
+                html = c.get(url, headers=AR).text
+                page = Page(html)
+                assert page.root == {"lang": "ar", "dir": "rtl"}
+                assert words_left(page, allowed) == [], url
+                assert [a["data-lang"] for a in page.links if a.get("data-lang")] == \
+                    list(SUPPORTED)
+                words = json.loads(re.search(r'id="js-words">(.*?)</script>', html).group(1))
+                assert len(words) > 30 and all(ARABIC.search(t) for t in words.values())
+                offered = re.findall(r"data-event='([^']+)'", html)
+                if not offered:
+                    break
+                event = json.loads(offered[0].replace("&#34;", '"'))
+                if hidden and event["type"] == "deal":
+                    event = {"type": "deal", "hands": [event["hands"][0], None]}
+                seq = int(re.search(r'data-next-seq="(\d+)"', html).group(1))
+                got = c.post(f"/api/matches/{match_id}/events",
+                             json={"expected_seq": seq, "event": event})
+                assert got.status_code == 201, got.text
+        english = c.get(url, headers=EN).text  # the cookie is not set: English again
+        assert 'id="js-words">{}</script>' in english and not ISOLATES.search(english)

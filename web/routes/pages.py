@@ -259,6 +259,34 @@ def match_page(request: Request, match_id: int, session: ReadSession) -> HTMLRes
     })
 
 
+_SHEET_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json",
+                "pdf": "application/pdf"}
+
+
+@router.get("/matches/{match_id}/sheet.{fmt}")
+def sheet_file(request: Request, match_id: int, fmt: str, session: ReadSession) -> Response:
+    """The score sheet as a file (the CLI's export), in the page's language."""
+    if fmt not in _SHEET_TYPES:
+        raise StarletteHTTPException(404)
+    lang = request_language(request)
+    sheet = load_match(session.connection(), match_id, worded=lang.code != "en").sheet()
+    if fmt == "csv":
+        from ledger.exports.csv_export import csv_bytes
+
+        data = csv_bytes([sheet], lang)
+    elif fmt == "json":
+        from ledger.exports.json_export import json_bytes
+
+        data = json_bytes([sheet], lang)
+    else:
+        from ledger.exports.pdf_export import pdf_bytes  # fpdf loads only for a PDF
+
+        data = pdf_bytes([sheet], lang)
+    name = f"match-{match_id}-{lang.code}.{fmt}"
+    return Response(data, media_type=_SHEET_TYPES[fmt],
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 @api.get("/matches/{match_id}/scoresheet", summary="A match's score sheet")
 def scoresheet_api(match_id: int, session: ReadSession) -> dict[str, Any]:
     """Each deal's leader, result, winner, points, Fives in-deal points and running

@@ -9,6 +9,23 @@
 (() => {
   "use strict";
 
+  // --- words ------------------------------------------------------------------------
+  // The page's language: the server puts every sentence this file marks with _(), in the
+  // page's language, in #js-words (English pages leave it empty). In a right-to-left
+  // page each value is set apart (a Unicode isolate), as the server does, so that a
+  // tile or a name keeps its own order inside the Arabic around it.
+  const WORDS = (() => {
+    const el = document.getElementById("js-words");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (err) { return {}; }
+  })();
+  const RTL = document.documentElement.dir === "rtl";
+  function _(msgid, values = {}) {
+    return (WORDS[msgid] || msgid).replace(/%\((\w+)\)s/g, (m, key) => {
+      const value = String(values[key] ?? "");
+      return RTL ? `\u2068${value}\u2069` : value;
+    });
+  }
+
   // --- tiles ------------------------------------------------------------------------
   const canon = (a, b) => (a >= b ? `${a}-${b}` : `${b}-${a}`);
 
@@ -58,20 +75,20 @@
         checked.checked = true;
       }
       const n = Number(checked.value);
-      target.placeholder = `usual: ${table.target === 0 ? "one deal" : table.target}`;
+      target.placeholder = _("usual: %(target)s", { target: table.target === 0 ? _("one deal") : table.target });
       const canTeams = table.teams && n === 4;
       teamsField.hidden = !canTeams;
       if (!canTeams) teams.checked = false;
       const pairs = table.pairs.includes(n) || (canTeams && teams.checked);
       hint.textContent = pairs
-        ? "Two teams: seats 1 and 3 play together against seats 2 and 4."
-        : n === 2 ? "Two players, each for himself." : `${n} players, each for himself.`;
+        ? _("Two teams: seats 1 and 3 play together against seats 2 and 4.")
+        : n === 2 ? _("Two players, each for himself.") : _("%(count)s players, each for himself.", { count: n });
       for (const row of form.querySelectorAll(".name-row")) {
         const seat = Number(row.dataset.seat);
         const on = seat < n;
         row.hidden = !on;
         row.querySelector("input").disabled = !on;
-        row.querySelector(".team-tag").textContent = pairs && on ? `Team ${"AB"[seat % 2]}` : "";
+        row.querySelector(".team-tag").textContent = pairs && on ? _("Team %(team)s", { team: "AB"[seat % 2] }) : "";
         row.classList.toggle("team-0", pairs && seat % 2 === 0);
         row.classList.toggle("team-1", pairs && seat % 2 === 1);
       }
@@ -148,7 +165,7 @@
 
     toggle(tile) {
       if (this.allowed && !this.allowed.has(tile)) {
-        this.say(`${tile} is already on the table or in a hand shown: it cannot be in this hand.`);
+        this.say(_("%(tile)s is already on the table or in a hand shown: it cannot be in this hand.", { tile }));
         return;
       }
       const owner = this.owner.get(tile);
@@ -156,10 +173,10 @@
         this.owner.delete(tile);
         this.say("");
       } else if (owner !== undefined) {
-        this.say(`${tile} is already in ${this.names[owner]}'s hand: tap it there to take it back.`);
+        this.say(_("%(tile)s is already in %(name)s's hand: tap it there to take it back.", { tile, name: this.names[owner] }));
         return;
       } else if (this.tilesOf(this.seat).length >= this.need(this.seat)) {
-        this.say(`${this.names[this.seat]} already has ${this.need(this.seat)} tiles: tap one to take it back first.`);
+        this.say(_("%(name)s already has %(count)s tiles: tap one to take it back first.", { name: this.names[this.seat], count: this.need(this.seat) }));
         return;
       } else {
         this.owner.set(tile, this.seat);
@@ -184,17 +201,17 @@
 
     typed() {
       const { tiles, bad } = parseTiles(this.text.value);
-      const problems = bad.map((b) => `"${b}" is not a tile (write it as 6-3)`);
+      const problems = bad.map((b) => _("\"%(text)s\" is not a tile (write it as 6-3)", { text: b }));
       const mine = [];
       for (const tile of tiles) {
         const owner = this.owner.get(tile);
-        if (this.allowed && !this.allowed.has(tile)) problems.push(`${tile} cannot be in this hand`);
-        else if (owner !== undefined && owner !== this.seat) problems.push(`${tile} is in ${this.names[owner]}'s hand`);
-        else if (mine.includes(tile)) problems.push(`${tile} is typed twice`);
+        if (this.allowed && !this.allowed.has(tile)) problems.push(_("%(tile)s cannot be in this hand", { tile }));
+        else if (owner !== undefined && owner !== this.seat) problems.push(_("%(tile)s is in %(name)s's hand", { tile, name: this.names[owner] }));
+        else if (mine.includes(tile)) problems.push(_("%(tile)s is typed twice", { tile }));
         else mine.push(tile);
       }
       if (mine.length > this.need(this.seat)) {
-        problems.push(`${mine.length} tiles: a hand here takes ${this.need(this.seat)}`);
+        problems.push(_("%(count)s tiles: a hand here takes %(need)s", { count: mine.length, need: this.need(this.seat) }));
         mine.length = this.need(this.seat);
       }
       for (const t of this.tilesOf(this.seat)) this.owner.delete(t);
@@ -249,7 +266,7 @@
         b.setAttribute("aria-disabled", String(!allowed || (owner !== undefined && owner !== this.seat)));
         const who = owner === undefined ? "" : this.names[owner];
         b.querySelector(".owner").textContent = who ? who.slice(0, 2) : "";
-        b.setAttribute("aria-label", who ? `${tile}, in ${who}'s hand` : allowed ? tile : `${tile}, not possible`);
+        b.setAttribute("aria-label", who ? _("%(tile)s, in %(name)s's hand", { tile, name: who }) : allowed ? tile : _("%(tile)s, not possible", { tile }));
       }
       for (const tab of this.tabs) {
         const s = Number(tab.dataset.seat);
@@ -293,14 +310,14 @@
         again.type = "button";
         again.className = "choice action";
         again.id = "retry";
-        again.textContent = "Try again";
+        again.textContent = _("Try again");
         again.addEventListener("click", retry);
         alertBox.append(again);
       }
       const close = document.createElement("button");
       close.type = "button";
       close.className = "close";
-      close.setAttribute("aria-label", "Dismiss");
+      close.setAttribute("aria-label", _("Dismiss"));
       close.textContent = "×";
       close.addEventListener("click", clearAlert);
       alertBox.append(close);
@@ -320,7 +337,7 @@
 
     async function refresh(focus = true) {
       const r = await fetch(panelUrl(), { headers: { Accept: "text/html" }, cache: "no-store" });
-      if (!r.ok) throw new Error(`the page could not be reloaded (HTTP ${r.status})`);
+      if (!r.ok) throw new Error(_("the page could not be reloaded (HTTP %(status)s)", { status: r.status }));
       panel.innerHTML = await r.text();
       setup();
       if (focus) focusNext();
@@ -354,7 +371,7 @@
       if (!event.at) event = { ...event, at: new Date().toISOString().replace(/\.\d+Z$/, "Z") };
       const expected = nextSeq();
       pending = { event, expected };
-      setBusy(true, "Saving…");
+      setBusy(true, _("Saving…"));
       let resp;
       try {
         resp = await fetch(`/api/matches/${matchId}/events`, {
@@ -363,9 +380,9 @@
           body: JSON.stringify({ expected_seq: expected, event }),
         });
       } catch (err) {
-        setBusy(false, "Not stored: no connection.");
-        showAlert("offline", "Not recorded: the server could not be reached.",
-          "Nothing is lost: check the connection and try again.", retry);
+        setBusy(false, _("Not stored: no connection."));
+        showAlert("offline", _("Not recorded: the server could not be reached."),
+          _("Nothing is lost: check the connection and try again."), retry);
         return;
       }
       let answer = {};
@@ -375,25 +392,28 @@
         if (resp.status === 201) {
           clearAlert();
           await refresh();
-          const what = event.type === "undo" ? `undo of event #${answer.event}` : `event #${answer.event}`;
-          setBusy(false, `Stored: ${what}, ${answer.status === "complete" ? "match complete" : "all saved"}.`);
+          const what = event.type === "undo" ? _("undo of event #%(event)s", { event: answer.event })
+            : _("event #%(event)s", { event: answer.event });
+          setBusy(false, answer.status === "complete" ? _("Stored: %(what)s, match complete.", { what })
+            : _("Stored: %(what)s, all saved.", { what }));
         } else if (resp.status === 409) {
           await refresh();
           const last = body().dataset.last;
-          showAlert("conflict", "Not recorded: another device recorded this match first.",
-            `This page now shows the match as stored${last ? ` (last event: ${last})` : ""}. Check the table, then go on.`);
-          setBusy(false, "Reloaded the match as stored.");
+          showAlert("conflict", _("Not recorded: another device recorded this match first."),
+            last ? _("This page now shows the match as stored (last event: %(last)s). Check the table, then go on.", { last })
+              : _("This page now shows the match as stored. Check the table, then go on."));
+          setBusy(false, _("Reloaded the match as stored."));
         } else if (resp.status === 422 || resp.status === 404) {
           const e = answer.error || {};
-          showAlert("refused", "Not recorded:", `${e.message || "the server refused it."}`);
-          setBusy(false, "Not stored.");
+          showAlert("refused", _("Not recorded:"), e.message || _("the server refused it."));
+          setBusy(false, _("Not stored."));
         } else {
-          showAlert("refused", "Not recorded:", `the server answered HTTP ${resp.status}. Nothing was stored; try again.`, retry);
-          setBusy(false, "Not stored.");
+          showAlert("refused", _("Not recorded:"), _("the server answered HTTP %(status)s. Nothing was stored; try again.", { status: resp.status }), retry);
+          setBusy(false, _("Not stored."));
         }
       } catch (err) {
-        setBusy(false, "Could not reload the page.");
-        showAlert("offline", "The match could not be reloaded.", `${err.message}. Try again.`, reload);
+        setBusy(false, _("Could not reload the page."));
+        showAlert("offline", _("The match could not be reloaded."), _("%(error)s. Try again.", { error: err.message }), reload);
       }
     }
 
@@ -408,9 +428,9 @@
       clearAlert();
       try {
         await refresh();
-        setBusy(false, "Reloaded the match as stored.");
+        setBusy(false, _("Reloaded the match as stored."));
       } catch (err) {
-        showAlert("offline", "The match could not be reloaded.", `${err.message}. Try again.`, reload);
+        showAlert("offline", _("The match could not be reloaded."), _("%(error)s. Try again.", { error: err.message }), reload);
       }
     }
 
@@ -438,7 +458,7 @@
         const m = mode();
         const target = m === "hands" ? picker.restTarget(noStock) : null;
         rest.hidden = target === null;
-        if (target !== null) rest.textContent = `Give the rest to ${names[target]}`;
+        if (target !== null) rest.textContent = _("Give the rest to %(name)s", { name: names[target] });
         rest.dataset.seat = target ?? "";
         submit.disabled = m === "mine" ? picker.tilesOf(picker.seat).length !== hand : !picker.complete();
       }
@@ -508,7 +528,7 @@
         if (!picker) return;
         const target = picker.restTarget(allowed.size === total);
         rest.hidden = target === null;
-        if (target !== null) rest.textContent = `Give the rest to ${names[target]}`;
+        if (target !== null) rest.textContent = _("Give the rest to %(name)s", { name: names[target] });
         rest.dataset.seat = target ?? "";
         submit.disabled = !picker.complete();
       };
@@ -540,7 +560,7 @@
         const m = await r.json();
         if (m.next_seq === nextSeq() || busy) return;
         await refresh(false);
-        showAlert("info", "Updated:", "this match was recorded on another device meanwhile; the page shows it as stored.");
+        showAlert("info", _("Updated:"), _("this match was recorded on another device meanwhile; the page shows it as stored."));
       } catch (err) {
         /* offline still: the next tap says so */
       }
