@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from ledger.store.db import open_db
 from web import errors
 from web.lang import LanguageCookie
-from web.routes import api, pages, record
+from web.routes import analysis, api, pages, record
 
 
 def create_app(db_url: str | None = None) -> FastAPI:
@@ -33,5 +33,6 @@ def create_app(db_url: str | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(record.router)  # recording live at the table
     app.include_router(record.api)
+    app.include_router(analysis.router)  # a deal's analysis for the replay's panel
     pages.install(app)  # the pages, the replay, the static files and /docs
     return app

@@ -12,7 +12,11 @@ deal (JSON Lines)::
 ``best`` and each ``outcome`` are the points each side (as in the audit's
 scores) ends the deal with under best play from there, Fives scores included;
 ``lost`` is what the move played cost its side; ``result`` is what the deal
-actually gave. A deal that cannot be analysed has ``best`` null and a ``note``.
+actually gave. A deal that cannot be analysed has ``best`` null and a ``note``
+(so has a position too large to solve exactly: see ``ledger.analysis.solver``).
+
+Exit status: 0 analysed; 1 the audit finds errors in the record (the analysis is
+still printed) or ``--deal`` names no deal; 2 the input cannot be read.
 """
 
 from __future__ import annotations
@@ -181,9 +185,10 @@ def _points(vec: Sequence[int]) -> str:
 
 def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str]) -> str:
     head = f"  deal {review.deal}"
-    if review.best is None:
+    if not review.analysed:
         return f"{head}: not analysed: {review.note}"
-    lines = [f"{head}: best play {_points(review.best)}"
+    best = "not solved" if review.best is None else _points(review.best)
+    lines = [f"{head}: best play {best}"
              + ("" if review.result is None else f", played {_points(review.result)}")]
     for d in review.decisions:
         name = seats[d.seat] if d.seat < len(seats) else f"seat {d.seat}"

@@ -15,7 +15,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.analysis.solver import DealSolver, NotAnalysable, Option, Outcome, worth
+from ledger.analysis.solver import (
+    MAX_POSITIONS,
+    DealSolver,
+    NotAnalysable,
+    Option,
+    Outcome,
+    TooLarge,
+    worth,
+)
 from ledger.engine.fold import advance
 from ledger.engine.moves import Move, legal_moves
 from ledger.engine.state import State
@@ -66,7 +74,7 @@ class Step:
     event: int
     seat: int
     move: str
-    outcome: Outcome                # best-play outcome from the position after the move
+    outcome: Outcome | None         # best-play outcome after the move (None: too large)
     lost: int = 0                   # the points the move lost (a decision's ``lost``)
 
 
@@ -83,7 +91,8 @@ class DealReview:
 
     @property
     def analysed(self) -> bool:
-        return self.best is not None
+        """Whether any position of the deal was solved."""
+        return self.best is not None or bool(self.decisions)
 
     @property
     def mistakes(self) -> tuple[Decision, ...]:
@@ -111,20 +120,24 @@ class _Deal:
     start: State
     solver: DealSolver | None
     note: str | None
-    best: Outcome | None = None
-    decisions: list[Decision] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
+    # The deal's moves as recorded: (event index, state before, the move, state after).
+    moves: list[tuple[int, State, Move, State]] = field(default_factory=list)
     stopped: bool = False
 
 
 def review_match(rules: Rules, events: Sequence[Event | None],
-                 deals: Sequence[int] | None = None) -> list[DealReview]:
-    """Every deal of the record reviewed (or only ``deals``, 0-based), in order."""
-    return list(iter_reviews(rules, events, deals))
+                 deals: Sequence[int] | None = None,
+                 budget: int = MAX_POSITIONS) -> list[DealReview]:
+    """Every deal of the record reviewed (or only ``deals``, 0-based), in order.
+
+    ``budget``: the most positions a deal's solver keeps (see ``DealSolver``).
+    """
+    return list(iter_reviews(rules, events, deals, budget))
 
 
 def iter_reviews(rules: Rules, events: Sequence[Event | None],
-                 deals: Sequence[int] | None = None) -> Iterator[DealReview]:
+                 deals: Sequence[int] | None = None,
+                 budget: int = MAX_POSITIONS) -> Iterator[DealReview]:
     wanted = None if deals is None else set(deals)
     rebuilt, _ = rebuild_hands(list(events))
     st = State(rules)
@@ -153,7 +166,7 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
                 work = None  # a redeal replaces the deal
             if st.redeal_due or (wanted is not None and st.deal not in wanted):
                 continue
-            work = _open(st, i, rebuilt)
+            work = _open(st, i, rebuilt, budget)
             continue
         if work is None or before is None or work.stopped:
             if work is not None and st.phase != "playing" and not st.pending:
@@ -170,7 +183,7 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
                      else "the record stops before the deal ended")
 
 
-def _open(st: State, index: int, events: Sequence[Event | None]) -> _Deal:
+def _open(st: State, index: int, events: Sequence[Event | None], budget: int) -> _Deal:
     """Start reviewing the deal just dealt (``st`` is the state after its ``deal`` event)."""
     note = None
     solver = None
@@ -179,14 +192,12 @@ def _open(st: State, index: int, events: Sequence[Event | None]) -> _Deal:
         if stock is not None:
             st.stock = stock  # our own fold: the record's draws agree with it by construction
     try:
-        solver = DealSolver(st)
+        solver = DealSolver(st, budget)
     except NotAnalysable as exc:
-        note = f"deal {st.deal + 1} cannot be analysed: {exc}"
+        note = f"cannot be analysed: {exc}"
     work = _Deal(st.deal, index, st.copy(), solver, note)
-    if solver is not None and st.to_move is not None:
-        work.best = solver.outcome(st)
-    elif solver is not None:
-        work.note = f"deal {st.deal + 1} cannot be analysed: who leads is not known"
+    if solver is not None and st.to_move is None:
+        work.note = "cannot be analysed: who leads is not known"
         work.solver = None
     return work
 
@@ -231,26 +242,15 @@ def recorded_move(before: State, ev: Played | Drew | Passed) -> Move | None:
 
 def _step(work: _Deal, before: State, ev: Played | Drew | Passed, index: int,
           after: State) -> None:
-    solver = work.solver
-    if solver is None:
+    if work.solver is None:
         return
     move = recorded_move(before, ev)
-    seat = ev.seat
     if move is None:
-        work.note = (f"event {index}: seat {seat}'s {ev.TYPE} is not a legal move; the "
+        work.note = (f"event {index}: seat {ev.seat}'s {ev.TYPE} is not a legal move; the "
                      "analysis of this deal stops there")
         work.stopped = True
         return
-    moves = legal_moves(before)
-    lost = 0
-    if len(moves) > 1:
-        options = tuple(solver.options(before))
-        best = solver.best_of(before, options)
-        played = next(o.outcome for o in options if o.move == move)
-        side = before.rules.side_of(seat)
-        lost = worth(before.rules, best, side) - worth(before.rules, played, side)
-        work.decisions.append(Decision(index, seat, str(move), options, best, lost))
-    work.steps.append(Step(index, seat, str(move), solver.outcome(after), lost))
+    work.moves.append((index, before, move, after.copy()))
 
 
 def _close(work: _Deal, st: State, note: str | None) -> DealReview:
@@ -261,15 +261,151 @@ def _close(work: _Deal, st: State, note: str | None) -> DealReview:
         if res.winner is not None:
             vec[st.rules.side_of(res.winner)] += res.points
         result = tuple(vec)
+    best: Outcome | None = None
+    decisions: list[Decision] = []
+    steps: list[Step] = []
+    if work.solver is not None:
+        best, decisions, steps, big = _solve(work.solver, work.start, work.moves)
+        if big:
+            note = f"{big}; {note}" if note else big
     return DealReview(
-        deal=work.deal, event=work.event, best=work.best if work.solver else None,
-        decisions=tuple(work.decisions), steps=tuple(work.steps), result=result,
-        note=work.note or note, sides=st.rules.sides)
+        deal=work.deal, event=work.event, best=best, decisions=tuple(decisions),
+        steps=tuple(steps), result=result, note=work.note or note, sides=st.rules.sides)
+
+
+def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, Move, State]]
+           ) -> tuple[Outcome | None, list[Decision], list[Step], str | None]:
+    """Value the start, every decision and every position after a move.
+
+    Two sides: from the start on (each search's bounds help the next). Max-n keeps
+    exact values, and a position's subtree holds those of the positions after it:
+    from the end back, so that each reuses the last, and once one is too large to
+    solve, the earlier (larger) ones are not tried.
+    """
+    rules = start.rules
+    decided: dict[int, Decision] = {}
+    after: dict[int, Outcome | None] = {}
+    best: Outcome | None = None
+    order = list(range(len(moves)))
+    backward = rules.sides > 2
+    if backward:
+        order.reverse()
+    too_large: int | None = None  # event index of the first position that did not fit
+    for k in order:
+        index, before, move, later = moves[k]
+        if too_large is not None:
+            after[k] = None
+            continue
+        try:
+            # Backward, what the solver keeps lies inside this position's subtree.
+            after[k] = solver.outcome(later, fresh=not backward)
+            if len(legal_moves(before)) > 1:
+                options = tuple(solver.options(before))
+                top = solver.best_of(before, options)
+                played = next(o.outcome for o in options if o.move == move)
+                assert before.to_move is not None
+                side = rules.side_of(before.to_move)
+                lost = worth(rules, top, side) - worth(rules, played, side)
+                decided[k] = Decision(index, before.to_move, str(move), options, top, lost)
+        except TooLarge:
+            too_large = index
+            after.setdefault(k, None)
+    if too_large is None:
+        try:
+            best = solver.outcome(start, fresh=not backward)
+        except TooLarge:
+            too_large = moves[0][0] if moves else None
+    steps = []
+    for k, (index, before, move, _) in enumerate(moves):
+        assert before.to_move is not None
+        d = decided.get(k)
+        steps.append(Step(index, before.to_move, str(move), after.get(k),
+                          d.lost if d is not None else 0))
+    big = None
+    if too_large is not None:
+        big = (f"the positions from the start of the deal to event {too_large} are too "
+               f"large to solve exactly (the search would keep more than "
+               f"{solver.position_limit:,} positions); their values are left out")
+    return best, [decided[k] for k in sorted(decided)], steps, big
 
 
 def _worth(vec: Outcome, side: int) -> int:
     """``solver.worth`` read off the outcome's length (two sides: the margin)."""
     return vec[side] - vec[1 - side] if len(vec) == 2 else vec[side]
+
+
+@dataclass(frozen=True, slots=True)
+class StepAnalysis:
+    """One step of a replay under best play: the position after the first ``step`` events."""
+
+    step: int
+    deal: int | None
+    to_move: int | None
+    best: Outcome | None              # best play from here (None: no deal in play, or unsolved)
+    options: tuple[Option, ...] = ()  # every legal move with its outcome, when there is a choice
+    played: str | None = None         # the recorded move made from here (event ``step``)
+    lost: int | None = None           # what that move cost its side
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step, "deal": self.deal, "to_move": self.to_move,
+            "best": None if self.best is None else list(self.best),
+            "options": [{"move": str(o.move), "outcome": list(o.outcome)} for o in self.options],
+            "played": self.played, "lost": self.lost, "note": self.note,
+        }
+
+
+def analyse_step(rules: Rules, events: Sequence[Event | None], step: int,
+                 solvers: dict[int, DealSolver] | None = None) -> StepAnalysis:
+    """Best play at one replay step (after the first ``step`` events).
+
+    ``solvers`` (the caller keeps it, keyed by the index of a deal's ``deal`` event)
+    lets the steps of one deal share one solver and its tables.
+    """
+    rebuilt, _ = rebuild_hands(list(events))
+    if not 0 <= step <= len(rebuilt):
+        raise ValueError(f"step {step} is outside the match (0 to {len(rebuilt)})")
+    st = State(rules)
+    deal_at: int | None = None
+    start: State | None = None
+    for i, ev in enumerate(rebuilt[:step]):
+        if ev is None:
+            return StepAnalysis(step, None, None, None, note=f"event {i} cannot be read")
+        try:
+            advance(st, ev, i, [], [])
+        except Unreadable as exc:
+            return StepAnalysis(step, None, None, None, note=exc.finding.message)
+        if isinstance(ev, Dealt) and not st.redeal_due:
+            deal_at = i
+            if rules.draws and rules.stock_size and st.stock is None:
+                stock = stock_from_draws(st, rebuilt, i)
+                if stock is not None:
+                    st.stock = stock
+            start = st.copy()
+    deal = st.deal if st.deal >= 0 else None
+    if start is None or deal_at is None or st.phase != "playing":
+        return StepAnalysis(step, deal, st.to_move, None, note="no deal is being played here")
+    cache = solvers if solvers is not None else {}
+    try:
+        solver = cache.get(deal_at) or cache.setdefault(deal_at, DealSolver(start))
+        best = solver.outcome(st)
+        moves = legal_moves(st)
+        options = tuple(solver.options(st)) if len(moves) > 1 else ()
+    except NotAnalysable as exc:
+        return StepAnalysis(step, deal, st.to_move, None, note=str(exc))
+    played = lost = None
+    nxt = rebuilt[step] if step < len(rebuilt) else None
+    if isinstance(nxt, MOVE_EVENTS):
+        move = recorded_move(st, nxt)
+        if move is not None:
+            played = str(move)
+            lost = 0
+            if options and st.to_move is not None:
+                side = rules.side_of(st.to_move)
+                mine = next(o.outcome for o in options if o.move == move)
+                lost = worth(rules, best, side) - worth(rules, mine, side)
+    return StepAnalysis(step, deal, st.to_move, best, options, played, lost)
 
 
 class DealAnalyser:

@@ -27,6 +27,21 @@ stock's order known, deterministic. One transposition table serves every
 position of the deal, so analysing each step costs little more than the root.
 Terminal values come from the rules' own hooks (``losers_of``, ``block_winner``,
 ``round_to_five``) and, for Fives, the engine's own board code.
+
+Speed: pass tables (no stock, no Fives) have specialised searches for both
+kinds. Moves are tried in the order that tends to be best: the one leaving the
+next seat the fewest tiles to answer with, heaviest tile first among equals.
+Two-sided searches cut on pip bounds (without Fives a side can win at most the
+pips the others hold, plus what is left to draw). Max-n prunes a position once
+what its mover already has there makes it worse for the parent's mover than a
+move the parent already has ("shallow pruning"; without Fives a deal has one
+winner, which bounds what the parent can get).
+
+Memory: max-n must keep an exact value for every position of a subtree. A
+solver keeps at most ``budget`` of them (half as many outcome vectors on the
+general path); a position whose subtree does not fit raises ``TooLarge`` rather
+than being guessed (a 4-seat Fives deal, near its start). Two-sided tables keep
+only bounds, which are dropped when the table is full.
 """
 
 from __future__ import annotations
@@ -67,6 +82,20 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 4000))
 
 class NotAnalysable(ValueError):
     """The position lacks what perfect-information play needs (a hidden hand, the stock order)."""
+
+
+class TooLarge(NotAnalysable):
+    """Solving the position exactly would keep more positions than the solver's budget."""
+
+
+class _Overflow(Exception):
+    """Raised inside the max-n search when its table reaches the budget."""
+
+
+# The most positions one solver keeps (about 100-200 bytes each). Two-sided searches
+# keep bounds, which can be dropped at any time; max-n keeps exact values, and a
+# position whose max-n subtree does not fit is reported as too large, not guessed.
+MAX_POSITIONS = 1_500_000
 
 
 def _code(board: int, gain: int, tile: int) -> int:
@@ -300,8 +329,9 @@ class DealSolver:
     stock's order.
     """
 
-    def __init__(self, start: State) -> None:
+    def __init__(self, start: State, budget: int = MAX_POSITIONS) -> None:
         rules = start.rules
+        self.budget = budget
         if any(start.hidden):
             raise NotAnalysable("a hand of this deal stays hidden")
         self.rules = rules
@@ -328,10 +358,18 @@ class DealSolver:
 
     # --- public -------------------------------------------------------------------
 
-    def outcome(self, st: State) -> Outcome:
+    @property
+    def position_limit(self) -> int:
+        """How many exact max-n values this solver keeps before a position is too large."""
+        return self.budget if self._fast_maxn else self.budget // 2
+
+    def outcome(self, st: State, fresh: bool = True) -> Outcome:
         """Points per side at the end of the deal under best play from ``st``.
 
         In-deal scores already made are included; a finished deal gives its result.
+        Max-n only: TooLarge when the position's subtree does not fit the budget.
+        ``fresh=False`` says the positions kept are all inside this one's subtree (a
+        later position of the same line), so starting again empty cannot help.
         """
         if st.phase != "playing":
             return self._final(st)
@@ -342,16 +380,30 @@ class DealSolver:
             if self.rules.fives:
                 return self._line_outcome(st, m0)
             return _add(tuple(st.in_deal), _split(m0))
-        p = self._load(st)
-        kb, u, bd, pos = self._keys(st)
-        if self._fast_maxn:
-            code = self._mx_line(u, _ends8(st.ends[0], st.ends[1]), p, -1, -_INF)
-            vec = _decode(code, self.rules.sides)
-        else:
-            got = self._mx(kb, u, bd, p, pos, -1, -_INF)
-            assert got is not None
-            vec = got
-        return _add(tuple(st.in_deal), vec)
+        return _add(tuple(st.in_deal), self._maxn(st, fresh))
+
+    def _maxn(self, st: State, fresh: bool) -> Outcome:
+        """Max-n from ``st``: with the kept positions, else from scratch, else TooLarge."""
+        for attempt in range(2):
+            p = self._load(st)
+            kb, u, bd, pos = self._keys(st)
+            kept = len(self.memo) + len(self.memo_codes)
+            try:
+                if self._fast_maxn:
+                    code = self._mx_line(u, _ends8(st.ends[0], st.ends[1]), p, -1, -_INF)
+                    return _decode(code, self.rules.sides)
+                got = self._mx(kb, u, bd, p, pos, -1, -_INF)
+                assert got is not None
+                return got
+            except _Overflow:
+                # What is kept may belong to other branches (another opening tile...):
+                # start again with an empty table before giving up.
+                self.memo.clear()
+                self.memo_codes.clear()
+                if attempt or not fresh or kept < self.budget // 4:
+                    raise TooLarge(f"more than {self.position_limit:,} positions to solve "
+                                   "exactly (max-n keeps every one)") from None
+        raise AssertionError("unreachable")
 
     def options(self, st: State) -> list[Option]:
         """Every legal move at ``st`` with the outcome of best play after it."""
@@ -395,6 +447,8 @@ class DealSolver:
         b = g
         step = 1
         while lo < hi:
+            if len(self.tt) > self.budget:
+                self.tt.clear()  # only bounds: dropping them costs time, never exactness
             if fast:
                 r = self._ab_line(u, ends, p, b - 1, b)
             else:
@@ -516,6 +570,9 @@ class DealSolver:
         codes = boards.codes
         blocks = self._blocks
         leader = self._leader
+        budget = self.budget
+        # Outcome vectors take about twice the room of the fast path's numbers.
+        vector_budget = budget // 2
         # The most a side can still win: the pips it would score. Without Fives nothing
         # else scores, and pips only fall, so this bounds the margin both ways.
         use_bounds = not fives
@@ -789,13 +846,16 @@ class DealSolver:
                             break  # it wins the most there is: nothing else is better
                         child_limit = own if own > 0 else -max(best)
             assert best is not None
+            if len(memo) >= vector_budget:
+                raise _Overflow
             memo[key] = best
             return best
 
         self._ab: Callable[[int, int, int, int, int, int, int], int] = ab
         self._fast_maxn = sides > 2 and not fives and not self.draws
         if self._fast_maxn:
-            self._mx_line = _line_maxn(rules, hands, pips, self.memo_codes, block_vec)
+            self._mx_line = _line_maxn(rules, hands, pips, self.memo_codes, block_vec,
+                                       self.budget)
         self._fast = sides == 2 and not fives and not self.draws
         if self._fast:
             self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
@@ -1001,7 +1061,8 @@ def _decode(code: int, sides: int) -> Outcome:
 
 
 def _line_maxn(rules: Rules, hands: list[int], pips: list[int], memo: dict[int, int],
-               block_vec: Callable[[int], Outcome]) -> Callable[[int, int, int, int, int], int]:
+               block_vec: Callable[[int], Outcome],
+               budget: int) -> Callable[[int, int, int, int, int], int]:
     """Max-n specialised for pass tables each for himself (Sahrat Draw, Casual Arena, 4 seats).
 
     Same values and tie rule as the general max-n (``maxn_key``): on one-winner
@@ -1106,6 +1167,8 @@ def _line_maxn(rules: Rules, hands: list[int], pips: list[int], memo: dict[int, 
                 elif prune and (c >> 3) < limit:
                     return -1
                 child_limit = worth_of[p][c]
+        if len(memo) >= budget:
+            raise _Overflow
         memo[key] = best
         return best
 
@@ -1125,4 +1188,5 @@ def _sub(a: Outcome, b: Outcome) -> Outcome:
     return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
-__all__ = ["DealSolver", "NotAnalysable", "Option", "Outcome", "maxn_key", "worth"]
+__all__ = ["MAX_POSITIONS", "DealSolver", "NotAnalysable", "Option", "Outcome", "TooLarge",
+           "maxn_key", "worth"]

@@ -34,10 +34,11 @@ def swing_figure(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict
 
     Step 0 is the start of the deal (before the opening tile); step k is after the
     k-th move (play, draw or pass). A deal that could not be analysed gives a figure
-    with no data and its reason as the title.
+    with no data and its reason as the title; a position too large to solve leaves a
+    gap in the lines.
     """
     names = side_names(rules, seats)
-    if review.best is None:
+    if not review.analysed:
         return {"data": [], "layout": _layout(0, review.note or "not analysed")}
 
     def seat_name(seat: int) -> str:
@@ -47,8 +48,10 @@ def swing_figure(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict
     hover = ["Start of the deal", *[f"{seat_name(s.seat)}: {escape(s.move)}"
                                     for s in review.steps]]
     data: list[dict[str, Any]] = []
+    # A position too large to solve exactly leaves a gap (None) in the lines.
+    outcomes = [review.best, *[s.outcome for s in review.steps]]
     for side in range(rules.sides):
-        y = [review.best[side], *[s.outcome[side] for s in review.steps]]
+        y = [None if o is None else o[side] for o in outcomes]
         data.append({
             "type": "scatter",
             "mode": "lines+markers",
@@ -63,7 +66,7 @@ def swing_figure(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict
     by_event = {d.event: d for d in review.decisions}
     mx, my, mtext = [], [], []
     for k, step in enumerate(review.steps, start=1):
-        if step.lost <= 0:
+        if step.lost <= 0 or step.outcome is None:
             continue
         side = rules.side_of(step.seat)
         decision = by_event.get(step.event)

@@ -156,3 +156,48 @@ def test_stock_order_rebuilt_when_one_tile_was_never_drawn() -> None:
     draws = [Drew(seat=0, tile=t) for t in rest[:13]]
     assert stock_from_draws(st, [dealt, *draws], 0) == tuple(rest)
     assert stock_from_draws(st, [dealt, *draws[:12]], 0) is None  # two never drawn
+
+
+def test_step_by_step_matches_the_review() -> None:
+    from ledger.analysis.review import analyse_step
+    from ledger.analysis.solver import DealSolver
+
+    record = parse_match(generate_match("selminha", 4, {}, seed=6))
+    rules = make_rules("selminha", 4)
+    (review,) = review_match(rules, record.events, deals=[0])
+    solvers: dict[int, DealSolver] = {}
+    for d in review.decisions:
+        at = analyse_step(rules, record.events, d.event, solvers)
+        assert at.options == d.options and at.played == d.played and at.lost == d.lost
+        assert at.best is not None and at.to_move == d.seat
+    assert len(solvers) == 1  # one solver served every step of the deal
+    assert analyse_step(rules, record.events, 0).note == "no deal is being played here"
+
+
+def test_too_large_positions_are_left_out_not_guessed() -> None:
+    # Max-n keeps an exact value per position: with room for only 3000, the start of a
+    # 4-seat deal each for himself does not fit, its end does, and what is solved is
+    # what an unlimited solver finds.
+    record = parse_match(generate_match("sahrat-draw", 4, {}, seed=2))
+    rules = make_rules("sahrat-draw", 4)
+    (small,) = review_match(rules, record.events, deals=[0], budget=3000)
+    (full,) = review_match(rules, record.events, deals=[0])
+    assert small.best is None and "too large" in (small.note or "")
+    assert full.best is not None and full.note is None
+    solved = [s for s in small.steps if s.outcome is not None]
+    assert solved and len(solved) < len(small.steps)
+    assert small.steps[-1].outcome == full.steps[-1].outcome
+    by_event = {s.event: s for s in full.steps}
+    for s in solved:
+        assert s.outcome == by_event[s.event].outcome
+    full_decisions = {d.event: d for d in full.decisions}
+    for d in small.decisions:
+        assert d == full_decisions[d.event]
+
+
+def test_two_sided_bounds_can_be_dropped_without_changing_a_value() -> None:
+    record = parse_match(generate_match("domena", 4, {}, seed=9))
+    rules = make_rules("domena", 4)
+    (tight,) = review_match(rules, record.events, deals=[0], budget=50)
+    (roomy,) = review_match(rules, record.events, deals=[0])
+    assert tight == roomy

@@ -61,8 +61,9 @@
       case "ArrowRight": return Math.min(last, step + 1);
       case "Home": return 0;
       case "End": return last;
-      case "PageDown": case "n": return d.nextDeal === "" ? last : Number(d.nextDeal);
-      case "PageUp": case "p": return d.prevDeal === "" ? 0 : Number(d.prevDeal);
+      // "n" and "p" are the Analysis panel's: the next and previous mistake (analysis.js).
+      case "PageDown": return d.nextDeal === "" ? last : Number(d.nextDeal);
+      case "PageUp": return d.prevDeal === "" ? 0 : Number(d.prevDeal);
       default: return null;
     }
   }
@@ -90,6 +91,9 @@
     ev.preventDefault();
     go(url.pathname + url.search);
   });
+
+  // For the Analysis panel (analysis.js): go to a step the same way the controls do.
+  window.replayGo = (step) => go(stepUrl(step));
 
   window.addEventListener("popstate", () => go(window.location.pathname + window.location.search, false));
   settle();

@@ -1,0 +1,279 @@
+// The replay's Analysis panel (issue 6): best play at the step on the table, the options
+// of the move just made with what each would have given, mistakes marked "?" with the
+// points they lost, the deal's swing chart and what the viewing seat knew.
+//
+// The deal's analysis is asked for (GET /api/matches/{id}/analysis?deal=N) only when the
+// panel is opened or "n" / "p" is pressed: "n" goes to the next mistake's step, "p" to
+// the previous one (in later or earlier deals when this one has no more). The panel sits
+// outside #replay, so it stays open while replay.js swaps the steps in place.
+(() => {
+  "use strict";
+
+  // --- words (as record.js: the page hands this file's sentences in #js-words) --------
+  const WORDS = (() => {
+    const el = document.getElementById("js-words");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (err) { return {}; }
+  })();
+  const RTL = document.documentElement.dir === "rtl";
+  // _(msgid, null): the sentence with its %(slots)s still open, for sayNodes.
+  function _(msgid, values = {}) {
+    if (values === null) return WORDS[msgid] || msgid;
+    return (WORDS[msgid] || msgid).replace(/%\((\w+)\)s/g, (m, key) => {
+      const value = String(values[key] ?? "");
+      return RTL ? `\u2068${value}\u2069` : value;
+    });
+  }
+
+  // The same sentence as nodes: each value in its own <bdi>, so a name written right to
+  // left stays where the sentence puts it (on English pages too, without isolates).
+  function sayNodes(text, values = {}) {
+    const out = [];
+    let last = 0;
+    for (const m of text.matchAll(/%\((\w+)\)s/g)) {
+      out.push(text.slice(last, m.index));
+      const bdi = document.createElement("bdi");
+      bdi.textContent = String(values[m[1]] ?? "");
+      out.push(bdi);
+      last = m.index + m[0].length;
+    }
+    out.push(text.slice(last));
+    return out;
+  }
+
+  const panel = document.getElementById("analysis-panel");
+  if (!panel) return;
+  const matchId = panel.dataset.match;
+  const status = document.getElementById("analysis-status");
+  const root = () => document.getElementById("replay");
+  const loaded = new Map();   // deal -> Promise of its analysis (null: none)
+  let plotly = null;
+  let chartDeal = null;
+
+  function el(tag, attrs = {}, ...kids) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v; else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat()) {
+      if (kid !== null && kid !== undefined) node.append(kid instanceof Node ? kid : String(kid));
+    }
+    return node;
+  }
+  const ltr = (text) => el("bdi", { dir: "ltr" }, text);
+
+  function view() {
+    const d = root() ? root().dataset : {};
+    return { step: Number(d.step || 0), deal: Number(d.deal || 0), last: Number(d.last || 0),
+             seat: d.seat === undefined || d.seat === "" ? null : Number(d.seat) };
+  }
+
+  function analysis(deal) {
+    if (deal < 1) return Promise.resolve(null);
+    if (!loaded.has(deal)) {
+      const got = fetch(`/api/matches/${matchId}/analysis?deal=${deal}`,
+                        { headers: { Accept: "application/json" } })
+        .then((res) => (res.ok ? res.json() : null))
+        .catch(() => { loaded.delete(deal); return null; });
+      loaded.set(deal, got);
+    }
+    return loaded.get(deal);
+  }
+
+  function say(text) { status.textContent = text; }
+
+  // --- what the panel shows ---------------------------------------------------------
+  // Each side's points, every name set apart (<bdi>) so that names written right to
+  // left keep the points next to their own name.
+  function outcomeText(a, out) {
+    if (!out) return el("span", { class: "muted" }, _("too large to solve exactly"));
+    const parts = a.sides.map((name, i) => el("span", { class: "side-points" },
+      el("bdi", {}, name), ": ", el("b", { dir: "ltr" }, String(out[i]))));
+    return el("span", { class: "outcome" },
+              parts.flatMap((p, i) => (i ? [" · ", p] : [p])));
+  }
+
+  function worth(a, out, side) {
+    return a.sides.length === 2 ? out[side] - out[1 - side] : out[side];
+  }
+
+  function renderNow(a, v) {
+    const box = document.getElementById("analysis-now");
+    box.replaceChildren();
+    if (a.note) box.append(el("p", { class: "muted" }, ltr(a.note)));
+    const here = a.steps.filter((s) => s.step <= v.step).pop() || a.steps[0];
+    box.append(el("p", { class: "analysis-best", id: "analysis-best" },
+                  el("span", { class: "label" }, _("Best play from here")), " ",
+                  outcomeText(a, here.best)));
+    const decision = a.decisions.find((d) => d.event === v.step - 1);
+    if (!decision) {
+      const move = a.steps.find((s) => s.event === v.step - 1 && s.move);
+      if (move) box.append(el("p", { class: "muted" }, _("No choice at this move")));
+      return;
+    }
+    const side = a.side_of[decision.seat];
+    const top = Math.max(...decision.options.map((o) => worth(a, o.outcome, side)));
+    const mover = a.seats[decision.seat];
+    const line = el("p", { class: "analysis-move" + (decision.lost > 0 ? " mistake" : ""),
+                           id: "analysis-move", "data-lost": decision.lost },
+                    sayNodes(_("%(name)s played %(move)s", null), { name: mover, move: decision.played }));
+    if (decision.lost > 0) {
+      line.append(" ", el("span", { class: "blunder", title: _("A mistake") }, "?"), " ",
+                  el("b", { class: "lost" }, _("lost %(points)s points", { points: decision.lost })));
+    } else {
+      line.append(" ", el("span", { class: "good" }, _("a best move")));
+    }
+    box.append(line);
+    const rows = decision.options.map((o) => {
+      const best = worth(a, o.outcome, side) === top;
+      const played = o.move === decision.played;
+      return el("tr", { class: (played ? "played" : "") + (best ? " best" : ""),
+                        "data-move": o.move },
+        el("td", {}, ltr(o.move)),
+        el("td", {}, outcomeText(a, o.outcome)),
+        el("td", {}, played ? el("span", { class: "badge" }, _("played")) : null,
+           best ? el("span", { class: "badge ok" }, _("best")) : null));
+    });
+    box.append(el("table", { class: "analysis-options", id: "analysis-options" },
+      el("caption", {}, _("The options and what best play gives after each")),
+      el("thead", {}, el("tr", {}, el("th", {}, _("Move")), el("th", {}, _("Outcome")),
+                         el("th", {}, ""))),
+      el("tbody", {}, rows)));
+  }
+
+  function renderKnowledge(a, v) {
+    const box = document.getElementById("analysis-knowledge");
+    box.replaceChildren();
+    if (v.seat === null) {
+      box.append(el("p", { class: "muted" }, _("Choose a seat's view to see what it knew.")));
+      return;
+    }
+    const k = a.knowledge.find((x) => x.step === v.step);
+    const mine = k && k.seats.find((s) => s.seat === v.seat);
+    if (!mine) return;
+    box.append(el("h3", {}, sayNodes(_("What %(name)s knew", null), { name: a.seats[v.seat] })));
+    const lacks = el("ul", { class: "lacks", id: "analysis-lacks" });
+    for (const [other, nums] of Object.entries(mine.lacks)) {
+      lacks.append(el("li", { "data-seat": other },
+        el("bdi", {}, a.seats[Number(other)]), ": ",
+        nums.length ? sayNodes(_("has no %(numbers)s", null), { numbers: nums.join(", ") })
+                    : el("span", { class: "muted" }, _("nothing known"))));
+    }
+    box.append(el("p", { class: "label" }, _("Numbers each other seat lacks")), lacks);
+    const head = el("tr", {}, el("th", {}, _("Number")));
+    const row = el("tr", {}, el("th", {}, _("Unseen")));
+    mine.unseen.forEach((n, num) => {
+      head.append(el("th", {}, String(num)));
+      row.append(el("td", { class: n === 0 ? "gone" : "" }, String(n)));
+    });
+    box.append(el("table", { class: "unseen", id: "analysis-unseen", dir: "ltr" },
+      el("caption", {}, _("Tiles of each number it had not seen")),
+      el("thead", {}, head), el("tbody", {}, row)));
+  }
+
+  function loadPlotly() {
+    if (window.Plotly) return Promise.resolve(window.Plotly);
+    if (!plotly) {
+      plotly = new Promise((resolve, reject) => {
+        const s = el("script", { src: "/static/vendor/plotly.min.js" });
+        s.onload = () => resolve(window.Plotly);
+        s.onerror = reject;
+        document.head.append(s);
+      });
+    }
+    return plotly;
+  }
+
+  async function renderChart(a, v) {
+    const box = document.getElementById("analysis-chart");
+    if (!a.swing.data.length) { box.replaceChildren(); chartDeal = null; return; }
+    const P = await loadPlotly().catch(() => null);
+    if (!P) return;
+    const here = a.steps.filter((s) => s.step <= v.step).length - 1;
+    const mark = [{ type: "line", x0: here, x1: here, yref: "paper", y0: 0, y1: 1,
+                    line: { color: "#c8952e", width: 2, dash: "dot" } }];
+    if (chartDeal === a.number && box.data) {
+      P.relayout(box, { shapes: mark });
+      return;
+    }
+    const points = _("best play: %(points)s points", { points: "%{y}" });
+    const data = a.swing.data.map((t) => (t.name === "mistakes"
+      ? { ...t, name: _("mistakes") }
+      : { ...t, hovertemplate: `%{text}<br>${points}<extra>%{fullData.name}</extra>` }));
+    const layout = JSON.parse(JSON.stringify(a.swing.layout));
+    layout.title.text = _("Deal %(deal)s: best play after each move", { deal: a.number });
+    layout.xaxis.title.text = _("Move");
+    layout.yaxis.title.text = _("Points at the end of the deal");
+    layout.shapes = mark;
+    layout.height = 300;
+    await P.newPlot(box, data, layout, { displaylogo: false, responsive: true,
+      modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d"] });
+    chartDeal = a.number;
+  }
+
+  async function render() {
+    if (!panel.open || !root()) return;
+    const v = view();
+    if (v.deal < 1) {
+      say(_("No deal on the table yet."));
+      document.getElementById("analysis-now").replaceChildren();
+      document.getElementById("analysis-knowledge").replaceChildren();
+      return;
+    }
+    if (!loaded.has(v.deal)) say(_("Working out best play…"));
+    const a = await analysis(v.deal);
+    const now = view();
+    if (now.step !== v.step || now.seat !== v.seat) return;  // moved on meanwhile
+    if (!a) { say(_("This deal cannot be analysed.")); return; }
+    const count = a.mistakes.length;
+    say(_("Mistakes in this deal: %(num)s", { num: count }));
+    panel.dataset.deal = String(a.number);
+    panel.dataset.mistakes = a.mistakes.map((m) => m.step).join(" ");
+    renderNow(a, v);
+    renderKnowledge(a, v);
+    await renderChart(a, v);
+    panel.dataset.ready = String(v.step);
+  }
+
+  // --- going to the next / previous mistake -----------------------------------------
+  async function jump(forward) {
+    if (!root()) return;
+    if (!panel.open) panel.open = true;
+    const v = view();
+    const lastDeal = Number(root().dataset.lastDeal || 0);
+    for (let deal = Math.max(v.deal, 1); deal >= 1 && (!lastDeal || deal <= lastDeal);
+         deal += forward ? 1 : -1) {
+      if (!loaded.has(deal)) say(_("Working out best play…"));
+      const a = await analysis(deal);
+      if (!a) {
+        if (!lastDeal && deal > v.deal) break;  // past the last deal that can be analysed
+        continue;
+      }
+      const steps = a.mistakes.map((m) => m.step);
+      const to = forward ? steps.find((s) => s > v.step)
+                         : steps.filter((s) => s < v.step).pop();
+      if (to !== undefined) {
+        if (window.replayGo) window.replayGo(to);
+        else window.location.href = `${window.location.pathname}?step=${to}`
+          + (v.seat === null ? "" : `&seat=${v.seat}`);
+        return;
+      }
+    }
+    say(forward ? _("No later mistake.") : _("No earlier mistake."));
+  }
+
+  panel.addEventListener("toggle", render);
+  document.getElementById("next-mistake").addEventListener("click", () => jump(true));
+  document.getElementById("prev-mistake").addEventListener("click", () => jump(false));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || (ev.key !== "n" && ev.key !== "p")) return;
+    const t = ev.target;
+    if (t instanceof HTMLElement && (t.isContentEditable || t.tagName === "TEXTAREA"
+        || t.tagName === "SELECT" || (t.tagName === "INPUT" && t.type !== "range"))) return;
+    ev.preventDefault();
+    jump(ev.key === "n");
+  });
+  // replay.js swaps #replay for every step: show that step.
+  const holder = root() && root().parentNode;
+  if (holder) new MutationObserver(() => render()).observe(holder, { childList: true });
+})();
