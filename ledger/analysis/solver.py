@@ -400,7 +400,7 @@ class DealSolver:
                 # start again with an empty table before giving up.
                 self.memo.clear()
                 self.memo_codes.clear()
-                if attempt or not fresh or kept < self.budget // 4:
+                if attempt or not fresh or kept < self.position_limit // 4:
                     raise TooLarge(f"more than {self.position_limit:,} positions to solve "
                                    "exactly (max-n keeps every one)") from None
         raise AssertionError("unreachable")
