@@ -33,7 +33,6 @@ from ledger.analysis.review import DealReview, iter_reviews
 from ledger.analysis.swing import side_names, swing_figure
 from ledger.audit import audit_record
 from ledger.formats.reader import MatchRecord, ReadError, parse_match, read_matches
-from ledger.formats.wire import FORMAT
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
 
@@ -103,7 +102,7 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
 
         from ledger.store import db
         from ledger.store.errors import StoreError
-        from ledger.store.queries import events_of, get_match
+        from ledger.store.queries import events_of, get_match, match_object
     except ImportError as exc:  # a build without the store or its database driver
         raise AnalyseError(f"the match store cannot be used here ({exc}); give a match "
                            "file instead") from None
@@ -120,18 +119,7 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
         raise AnalyseError(str(getattr(exc, "message", exc))) from None
     finally:
         engine.dispose()
-    try:
-        from ledger.corrections import standing_dicts
-        rows = [dict(r) for r in standing_dicts(rows)]
-    except ImportError:
-        pass
-    obj: dict[str, Any] = {"format": FORMAT,
-                           "table": {"rules": match["preset"], "options": match["options"]},
-                           "seats": list(match["seats"]),
-                           "events": [r["payload"] for r in rows if r["kind"] != "derived"]}
-    if match.get("source") is not None:
-        obj["source"] = match["source"]
-    return parse_match(obj, path=f"match {match_id}")
+    return parse_match(match_object(match, rows), path=f"match {match_id}")
 
 
 def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any) -> int:

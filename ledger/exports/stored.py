@@ -11,25 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ledger.corrections import standing_dicts
 from ledger.exports.select import Criteria, Selected, SelectionError, from_record
 from ledger.formats.reader import parse_match
-from ledger.formats.wire import FORMAT
 
 PAGE = 500
-
-
-def _match_object(match: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
-    obj: dict[str, Any] = {"format": FORMAT,
-                           "table": {"rules": match["preset"], "options": match["options"]},
-                           "seats": list(match["seats"])}
-    if match.get("source") is not None:
-        obj["source"] = match["source"]
-    if match.get("started_at") is not None:
-        obj["started_at"] = match["started_at"]
-    # The corrected line: an export is the match as played, without undos (corrections.py).
-    obj["events"] = [r["payload"] for r in standing_dicts(rows) if r["kind"] != "derived"]
-    return obj
 
 
 def _match_ids(conn: Any, criteria: Criteria) -> list[int]:
@@ -62,7 +47,7 @@ def stored_matches(url: str | None, refs: Sequence[str],
 
         from ledger.store import db
         from ledger.store.errors import StoreError
-        from ledger.store.queries import events_of, get_match
+        from ledger.store.queries import events_of, get_match, match_object
     except ImportError as exc:  # a build without the store or its database driver
         raise SelectionError(f"the match store cannot be used here ({exc}); give match "
                              "files to export") from None
@@ -76,7 +61,7 @@ def stored_matches(url: str | None, refs: Sequence[str],
             conn = session.connection()
             for match_id in ids or _match_ids(conn, criteria):
                 match = get_match(conn, match_id)
-                record = parse_match(_match_object(match, events_of(conn, match_id)),
+                record = parse_match(match_object(match, events_of(conn, match_id)),
                                      path=f"match {match_id}")
                 if record.header is None or not criteria.accepts(record.header):
                     continue

@@ -5,7 +5,7 @@ Hashes are shown as hex and times as ISO 8601 UTC (``...Z``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -148,3 +148,23 @@ def counts(conn: Connection) -> Mapping[str, int]:
     faulty = conn.execute(select(func.count()).select_from(MATCHES)
                           .where(MATCHES.c.ok.is_(False))).scalar_one()
     return {"matches": int(matches), "events": int(events), "faulty": int(faulty)}
+
+
+def match_object(match: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A stored match as the domino-match/1 object its recorded rows say.
+
+    The corrected line (undos applied, corrections.py) and unread rows verbatim, so a
+    stored match reads, exports and analyses like its file.
+    """
+    from ledger.corrections import standing_dicts
+    from ledger.formats.wire import FORMAT
+
+    obj: dict[str, Any] = {"format": FORMAT,
+                           "table": {"rules": match["preset"], "options": match["options"]},
+                           "seats": list(match["seats"])}
+    if match.get("source") is not None:
+        obj["source"] = match["source"]
+    if match.get("started_at") is not None:
+        obj["started_at"] = match["started_at"]
+    obj["events"] = [r["payload"] for r in standing_dicts(rows) if r["kind"] != "derived"]
+    return obj
