@@ -12,18 +12,27 @@ from fastapi import FastAPI
 
 from ledger.store.db import open_db
 from web import errors
+from web.analysis_jobs import AnalysisJobs, Settings
 from web.lang import LanguageCookie
 from web.routes import analysis, api, pages, record
 
 
-def create_app(db_url: str | None = None) -> FastAPI:
-    """The app over the ledger at ``db_url`` (else $DOMINO_LEDGER_DB, else the default file)."""
+def create_app(db_url: str | None = None, analysis_settings: Settings | None = None
+               ) -> FastAPI:
+    """The app over the ledger at ``db_url`` (else $DOMINO_LEDGER_DB, else the default file).
+
+    ``analysis_settings``: how deals are analysed (time limit, workers); else from the environment.
+    """
     engine = open_db(db_url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        engine.dispose()
+        app.state.analysis_jobs = AnalysisJobs(engine, analysis_settings or Settings.from_env())
+        try:
+            yield
+        finally:
+            app.state.analysis_jobs.close()
+            engine.dispose()
 
     # /docs is served from local files by the pages, never from a CDN.
     app = FastAPI(title="domino-ledger", lifespan=lifespan, docs_url=None, redoc_url=None)

@@ -1,8 +1,10 @@
-"""What routes get from the app: the ledger's engine and database sessions (in one place).
+"""What routes get from the app: the ledger's engine, database sessions and the analysis
+jobs (in one place).
 
 Reads use ``get_session``; routes that write use ``get_write_session``, whose
 transactions take SQLite's write lock at BEGIN (the store's write functions
-ask for that by themselves too, so either works for them).
+ask for that by themselves too, so either works for them). ``get_analysis_jobs``
+is the app's ``AnalysisJobs``, made and closed by the app's lifespan.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from ledger.store.db import read_session, write_session
+from web.analysis_jobs import AnalysisJobs
 
 
 def get_engine(request: Request) -> Engine:
@@ -32,5 +35,13 @@ def get_write_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterato
         yield session
 
 
+def get_analysis_jobs(request: Request) -> AnalysisJobs:
+    jobs = getattr(request.app.state, "analysis_jobs", None)
+    if not isinstance(jobs, AnalysisJobs):
+        raise RuntimeError("the app's analysis jobs start with its lifespan, which has not run")
+    return jobs
+
+
 ReadSession = Annotated[Session, Depends(get_session)]
 WriteSession = Annotated[Session, Depends(get_write_session)]
+Jobs = Annotated[AnalysisJobs, Depends(get_analysis_jobs)]

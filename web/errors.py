@@ -2,7 +2,8 @@
 
 An event that breaks a rule is 422 with the finding's code and sentence; a
 value that cannot be read is 422 with the reader's code; a writer that lost
-the race (or a match that takes no events) is 409; a missing match is 404.
+the race (or a match that takes no events) is 409; a missing match is 404; a
+deal's analysis that cannot be given says why (``web.analysis_jobs.AnalysisError``).
 Every answer has the same shape: ``{"error": {"code", "message", ...}}``.
 """
 
@@ -15,6 +16,7 @@ from fastapi.responses import JSONResponse
 
 from ledger.findings import IllegalEvent
 from ledger.store.errors import BadInput, Conflict, MatchNotFound, SchemaOutOfDate, StoreError
+from web.analysis_jobs import AnalysisError
 
 
 def _answer(exc: Exception) -> tuple[int, dict[str, Any]]:
@@ -31,6 +33,8 @@ def _answer(exc: Exception) -> tuple[int, dict[str, Any]]:
         return 503, {"code": exc.code, "message": exc.message}
     if isinstance(exc, StoreError):
         return 400, {"code": exc.code, "message": exc.message}
+    if isinstance(exc, AnalysisError):
+        return exc.status, {"code": exc.code, "message": exc.message}
     raise exc
 
 
@@ -40,5 +44,5 @@ async def domain_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
-    for cls in (IllegalEvent, StoreError):
+    for cls in (IllegalEvent, StoreError, AnalysisError):
         app.add_exception_handler(cls, domain_error)

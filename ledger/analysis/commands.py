@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 from ledger.analysis.review import DealReview, iter_reviews
+from ledger.analysis.solver import MAX_NODES
 from ledger.analysis.swing import side_names, swing_figure
 from ledger.audit import audit_record
 from ledger.formats.reader import MatchRecord, ReadError, parse_match, read_matches
@@ -61,12 +62,20 @@ def register(subparsers: Any) -> None:
     p.add_argument("--db", metavar="URL", default=None,
                    help="the ledger holding stored matches (default: $DOMINO_LEDGER_DB or "
                         "the local SQLite ledger)")
+    p.add_argument("--search-limit", type=int, metavar="N", default=MAX_NODES,
+                   help="with three or four seats each for himself: the most positions the "
+                        "search of one position may visit before it is left out as too "
+                        f"large (default {MAX_NODES:,}, about 5-15 s; 0: no limit)")
     p.set_defaults(func=cmd_analyse)
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     if args.deal is not None and args.deal < 0:
         print("domino-ledger: --deal counts deals from 0", file=sys.stderr)
+        return EXIT_UNREADABLE
+    if args.search_limit < 0:
+        print("domino-ledger: --search-limit is a number of positions, 0 or more",
+              file=sys.stderr)
         return EXIT_UNREADABLE
     out = sys.stdout
     code = EXIT_OK
@@ -140,7 +149,7 @@ def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any) -> int
     found = False
     if not args.json:
         print(_match_line(record, rules, seats, report.ok), file=out)
-    for review in iter_reviews(rules, record.events, deals):
+    for review in iter_reviews(rules, record.events, deals, max_nodes=args.search_limit):
         found = True
         if args.json:
             obj = {"match": record.index, **review.to_dict()}

@@ -11,11 +11,12 @@ Per step, for the web: ``DealAnalyser`` answers one position at a time.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.analysis.solver import (
+    MAX_NODES,
     MAX_POSITIONS,
     DealSolver,
     NotAnalysable,
@@ -34,6 +35,12 @@ from ledger.rules.base import Rules
 from ledger.tiles import ALL_TILES, Tile, mask_of
 
 MOVE_EVENTS = (Played, Drew, Passed)
+
+# ``progress(done, total)``: after each position of a deal is dealt with (solved or left
+# out), counted per deal. ``stop()``: asked before each position; once it says stop, the
+# positions not yet solved are left out with a note, as those too large to solve are.
+Progress = Callable[[int, int], None]
+Stop = Callable[[], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,17 +134,30 @@ class _Deal:
 
 def review_match(rules: Rules, events: Sequence[Event | None],
                  deals: Sequence[int] | None = None,
-                 budget: int = MAX_POSITIONS) -> list[DealReview]:
+                 budget: int = MAX_POSITIONS, *,
+                 progress: Progress | None = None,
+                 stop: Stop | None = None,
+                 max_nodes: int = MAX_NODES) -> list[DealReview]:
     """Every deal of the record reviewed (or only ``deals``, 0-based), in order.
 
-    ``budget``: the most positions a deal's solver keeps (see ``DealSolver``).
+    ``budget`` and ``max_nodes``: the most positions a deal's solver keeps, and visits for
+    one position (see ``DealSolver``).
+    ``progress`` and ``stop``: see ``Progress`` and ``Stop`` (the caller's clock, if any,
+    lives in them).
     """
-    return list(iter_reviews(rules, events, deals, budget))
+    return list(iter_reviews(rules, events, deals, budget, progress=progress, stop=stop,
+                             max_nodes=max_nodes))
 
 
 def iter_reviews(rules: Rules, events: Sequence[Event | None],
                  deals: Sequence[int] | None = None,
-                 budget: int = MAX_POSITIONS) -> Iterator[DealReview]:
+                 budget: int = MAX_POSITIONS, *,
+                 progress: Progress | None = None,
+                 stop: Stop | None = None,
+                 max_nodes: int = MAX_NODES) -> Iterator[DealReview]:
+    def close(work: _Deal, st: State, note: str | None) -> DealReview:
+        return _close(work, st, note, progress, stop)
+
     wanted = None if deals is None else set(deals)
     rebuilt, _ = rebuild_hands(list(events))
     st = State(rules)
@@ -145,12 +165,12 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
     for i, ev in enumerate(rebuilt):
         if ev is None:
             if work is not None:
-                yield _close(work, st, f"event {i} cannot be read; the analysis stops there")
+                yield close(work, st, f"event {i} cannot be read; the analysis stops there")
                 work = None
             return
         before = st.copy() if work is not None and isinstance(ev, MOVE_EVENTS) else None
         if isinstance(ev, Dealt) and work is not None and st.phase == "playing" and not st.fresh:
-            yield _close(work, st, "a new deal started before this one ended")
+            yield close(work, st, "a new deal started before this one ended")
             work = None
         out: list[Event] = []
         findings: list[Finding] = []
@@ -158,32 +178,33 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
             advance(st, ev, i, out, findings)
         except Unreadable as exc:
             if work is not None:
-                yield _close(work, st, f"event {i}: {exc.finding.message}; the analysis "
-                             "stops there")
+                yield close(work, st, f"event {i}: {exc.finding.message}; the analysis "
+                            "stops there")
             return
         if isinstance(ev, Dealt):
             if work is not None and work.deal == st.deal:
                 work = None  # a redeal replaces the deal
             if st.redeal_due or (wanted is not None and st.deal not in wanted):
                 continue
-            work = _open(st, i, rebuilt, budget)
+            work = _open(st, i, rebuilt, budget, max_nodes)
             continue
         if work is None or before is None or work.stopped:
             if work is not None and st.phase != "playing" and not st.pending:
-                yield _close(work, st, None)
+                yield close(work, st, None)
                 work = None
             continue
         assert isinstance(ev, MOVE_EVENTS)
         _step(work, before, ev, i, st)
         if st.phase != "playing" and not st.pending:
-            yield _close(work, st, None)
+            yield close(work, st, None)
             work = None
     if work is not None:
-        yield _close(work, st, None if st.phase != "playing"
-                     else "the record stops before the deal ended")
+        yield close(work, st, None if st.phase != "playing"
+                    else "the record stops before the deal ended")
 
 
-def _open(st: State, index: int, events: Sequence[Event | None], budget: int) -> _Deal:
+def _open(st: State, index: int, events: Sequence[Event | None], budget: int,
+          max_nodes: int = MAX_NODES) -> _Deal:
     """Start reviewing the deal just dealt (``st`` is the state after its ``deal`` event)."""
     note = None
     solver = None
@@ -192,7 +213,7 @@ def _open(st: State, index: int, events: Sequence[Event | None], budget: int) ->
         if stock is not None:
             st.stock = stock  # our own fold: the record's draws agree with it by construction
     try:
-        solver = DealSolver(st, budget)
+        solver = DealSolver(st, budget, max_nodes=max_nodes)
     except NotAnalysable as exc:
         note = f"cannot be analysed: {exc}"
     work = _Deal(st.deal, index, st.copy(), solver, note)
@@ -253,7 +274,8 @@ def _step(work: _Deal, before: State, ev: Played | Drew | Passed, index: int,
     work.moves.append((index, before, move, after.copy()))
 
 
-def _close(work: _Deal, st: State, note: str | None) -> DealReview:
+def _close(work: _Deal, st: State, note: str | None, progress: Progress | None = None,
+           stop: Stop | None = None) -> DealReview:
     result = None
     if st.deal == work.deal and st.phase != "playing" and st.last_result is not None:
         vec = list(st.in_deal)
@@ -265,7 +287,8 @@ def _close(work: _Deal, st: State, note: str | None) -> DealReview:
     decisions: list[Decision] = []
     steps: list[Step] = []
     if work.solver is not None:
-        best, decisions, steps, big = _solve(work.solver, work.start, work.moves)
+        best, decisions, steps, big = _solve(work.solver, work.start, work.moves, progress,
+                                             stop)
         if big:
             note = f"{big}; {note}" if note else big
     return DealReview(
@@ -273,14 +296,16 @@ def _close(work: _Deal, st: State, note: str | None) -> DealReview:
         steps=tuple(steps), result=result, note=work.note or note, sides=st.rules.sides)
 
 
-def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, Move, State]]
+def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, Move, State]],
+           progress: Progress | None = None, stop: Stop | None = None,
            ) -> tuple[Outcome | None, list[Decision], list[Step], str | None]:
     """Value the start, every decision and every position after a move.
 
     Two sides: from the start on (each search's bounds help the next). Max-n keeps
     exact values, and a position's subtree holds those of the positions after it:
     from the end back, so that each reuses the last, and once one is too large to
-    solve, the earlier (larger) ones are not tried.
+    solve, the earlier (larger) ones are not tried. The positions are the start and
+    the one after each move (``progress`` counts them).
     """
     rules = start.rules
     decided: dict[int, Decision] = {}
@@ -291,10 +316,21 @@ def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, M
     if backward:
         order.reverse()
     too_large: int | None = None  # event index of the first position that did not fit
+    why = ""                      # what made it too large
+    stopped: int | None = None    # event index of the first position left out on request
+    total = len(moves) + 1
+    done = 0
+    if progress is not None:
+        progress(done, total)
     for k in order:
         index, before, move, later = moves[k]
-        if too_large is not None:
+        if too_large is None and stopped is None and stop is not None and stop():
+            stopped = index
+        done += 1
+        if too_large is not None or stopped is not None:
             after[k] = None
+            if progress is not None:
+                progress(done, total)
             continue
         try:
             # Backward, what the solver keeps lies inside this position's subtree.
@@ -307,14 +343,21 @@ def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, M
                 side = rules.side_of(before.to_move)
                 lost = worth(rules, top, side) - worth(rules, played, side)
                 decided[k] = Decision(index, before.to_move, str(move), options, top, lost)
-        except TooLarge:
-            too_large = index
+        except TooLarge as exc:
+            too_large, why = index, str(exc)
             after.setdefault(k, None)
-    if too_large is None:
+        if progress is not None:
+            progress(done, total)
+    start_left_out = False
+    if too_large is None and stopped is None and stop is not None and stop():
+        start_left_out = True
+    elif too_large is None and stopped is None:
         try:
             best = solver.outcome(start, fresh=not backward)
-        except TooLarge:
-            too_large = moves[0][0] if moves else None
+        except TooLarge as exc:
+            too_large, why = (moves[0][0] if moves else None), str(exc)
+    if progress is not None:
+        progress(total, total)
     steps = []
     for k, (index, before, move, _) in enumerate(moves):
         assert before.to_move is not None
@@ -324,9 +367,23 @@ def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, M
     big = None
     if too_large is not None:
         big = (f"the positions from the start of the deal to event {too_large} are too "
-               f"large to solve exactly (the search would keep more than "
-               f"{solver.position_limit:,} positions); their values are left out")
+               f"large to solve exactly ({why}); their values are left out")
+    elif stopped is not None or start_left_out:
+        big = _stopped_note(stopped, backward)
     return best, [decided[k] for k in sorted(decided)], steps, big
+
+
+def _stopped_note(stopped: int | None, backward: bool) -> str:
+    """What was left out when the caller stopped the search (``stopped``: the event of
+    the first position not solved; None: only the start was left)."""
+    if stopped is None:
+        return ("the analysis was stopped: the start of the deal was not solved; its value "
+                "is left out")
+    if backward:
+        return (f"the analysis was stopped: the positions from the start of the deal to "
+                f"event {stopped} were not solved; their values are left out")
+    return (f"the analysis was stopped: the start of the deal and the positions from event "
+            f"{stopped} to its end were not solved; their values are left out")
 
 
 def _worth(vec: Outcome, side: int) -> int:

@@ -37,11 +37,21 @@ what its mover already has there makes it worse for the parent's mover than a
 move the parent already has ("shallow pruning"; without Fives a deal has one
 winner, which bounds what the parent can get).
 
-Memory: max-n must keep an exact value for every position of a subtree. A
-solver keeps at most ``budget`` of them (half as many outcome vectors on the
-general path); a position whose subtree does not fit raises ``TooLarge`` rather
-than being guessed (a 4-seat Fives deal, near its start). Two-sided tables keep
-only bounds, which are dropped when the table is full.
+Max-n in C: with three or four sides the search runs in ``_maxn.c`` (built at install;
+the Python max-n below serves an install without a C compiler and the tests compare
+the two). Its table keeps exact values in a fixed room of ``budget`` slots and drops
+the cheapest to search again when full, so memory is bounded and nothing is guessed;
+what stops it is ``max_nodes``, the positions one search may visit (a count, not a
+clock, so every run answers the same). Beyond it the position is reported too large.
+Fives with four seats is the case that meets it: every seat scores during the deal,
+so no outcome bounds another and almost nothing can be skipped; its positions grow
+about fivefold per tile towards the start (measured in ``benchmarks/maxn.py``).
+
+Memory of the Python max-n: it must keep an exact value for every position of a
+subtree. It keeps at most ``budget`` of them (half as many outcome vectors on the
+general path); a position whose subtree does not fit raises ``TooLarge`` rather than
+being guessed. Two-sided tables keep only bounds, which are dropped when the table is
+full.
 """
 
 from __future__ import annotations
@@ -60,6 +70,13 @@ from ledger.events import Event
 from ledger.findings import Finding, Unreadable
 from ledger.rules.base import BlockView, Rules
 from ledger.tiles import ALL_TILES, SUIT_MASK, Tile, tiles_of
+
+try:
+    from ledger.analysis._maxn import Search as _NativeSearch
+    from ledger.analysis._maxn import TooLong as _TooLong
+except ImportError:  # pragma: no cover - installed without a C compiler: Python max-n
+    _NativeSearch = None  # type: ignore[assignment,misc]
+    _TooLong = RuntimeError  # type: ignore[assignment,misc]
 
 Outcome = tuple[int, ...]
 
@@ -96,6 +113,10 @@ class _Overflow(Exception):
 # keep bounds, which can be dropped at any time; max-n keeps exact values, and a
 # position whose max-n subtree does not fit is reported as too large, not guessed.
 MAX_POSITIONS = 1_500_000
+# The C max-n drops kept values when its table is full, so memory never stops it; time
+# does: one position may visit at most this many positions (about 5-15 s), after which it
+# is too large. The count, not a clock, so that every run gives the same answer.
+MAX_NODES = 40_000_000
 
 
 def _code(board: int, gain: int, tile: int) -> int:
@@ -329,9 +350,14 @@ class DealSolver:
     stock's order.
     """
 
-    def __init__(self, start: State, budget: int = MAX_POSITIONS) -> None:
+    def __init__(self, start: State, budget: int = MAX_POSITIONS,
+                 native: bool | None = None, max_nodes: int = MAX_NODES) -> None:
         rules = start.rules
         self.budget = budget
+        self.max_nodes = max_nodes
+        if native and _NativeSearch is None:
+            raise RuntimeError("the C max-n search was not built (no C compiler at install)")
+        self._use_native = native is not False and _NativeSearch is not None
         if any(start.hidden):
             raise NotAnalysable("a hand of this deal stays hidden")
         self.rules = rules
@@ -382,8 +408,21 @@ class DealSolver:
             return _add(tuple(st.in_deal), _split(m0))
         return _add(tuple(st.in_deal), self._maxn(st, fresh))
 
+    @property
+    def native(self) -> bool:
+        """Whether max-n runs in C (then no position is too large: its table drops values)."""
+        return self._native is not None
+
     def _maxn(self, st: State, fresh: bool) -> Outcome:
         """Max-n from ``st``: with the kept positions, else from scratch, else TooLarge."""
+        if self._native is not None:
+            p = self._load(st)
+            try:
+                return self._native.solve(tuple(st.hands), _board_code(st), self._drawers(st),
+                                          p, st.stock_pos if self.draws else 0, self.max_nodes)
+            except _TooLong:
+                raise TooLarge(f"more than {self.max_nodes:,} positions to search (with three "
+                               "or four sides each for himself, few can be skipped)") from None
         for attempt in range(2):
             p = self._load(st)
             kb, u, bd, pos = self._keys(st)
@@ -528,6 +567,16 @@ class DealSolver:
             self._pips[s] = sum(PIPS[t.index] for t in tiles_of(h))
             spips[self._side[s]] += self._pips[s]
         return st.to_move
+
+    def _drawers(self, st: State) -> int:
+        """Who holds each tile drawn so far, 2 bits per stock place (the C search's key)."""
+        out = 0
+        for k in range(st.stock_pos if self.draws else 0):
+            bit = self.stock[k].bit
+            for s, h in enumerate(st.hands):
+                if h & bit:
+                    out |= s << 2 * k
+        return out
 
     def _keys(self, st: State) -> tuple[int, int, int, int]:
         kb = 0
@@ -860,6 +909,22 @@ class DealSolver:
         if self._fast:
             self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
         self._mx = mx
+        self._native: _NativeSearch | None = None
+        if sides > 2 and self._use_native:
+            def native_block(*held: int) -> Outcome:
+                kb = 0
+                for s in range(seats):
+                    hands[s] = held[s]
+                    pips[s] = _mask_pips(held[s])
+                    kb |= held[s] << shift[s]
+                return block_vec(kb)
+
+            self._native = _NativeSearch(
+                side=side, losers=tuple(sum(1 << w for w in losers[s]) for s in range(seats)),
+                fives=fives, high=tuple(t.high for t in ALL_TILES),
+                low=tuple(t.low for t in ALL_TILES), pips=PIPS, suits=tuple(SUIT_MASK[:7]),
+                stock=stock, round5=tuple(round_to_five(x) for x in range(PIPS_TOTAL + 1)),
+                block=native_block, capacity=budget)
 
 
 # --- the fast path: two sides, two ends, no stock, no Fives -----------------------------
@@ -1173,6 +1238,16 @@ def _line_maxn(rules: Rules, hands: list[int], pips: list[int], memo: dict[int, 
         return best
 
     return mx
+
+
+def _board_code(st: State) -> int:
+    """A state's board as the C search packs it (3 bits per end, 7 closed; flags)."""
+    code = 0
+    for i, n in enumerate(st.ends):
+        code |= (7 if n == CLOSED else n) << 3 * i
+        if st.doubles[i]:
+            code |= 1 << 12 + i
+    return code | (7 if st.spinner == CLOSED else st.spinner) << 16 | st.arms << 19
 
 
 def _split(m0: int) -> Outcome:

@@ -4,6 +4,11 @@ A Plotly figure as plain data (``data`` and ``layout`` as Plotly.js reads them),
 so the web page can hand it to the plotly.min.js it serves and the CLI can print
 it as JSON. Names that came from a file are HTML-escaped: Plotly renders a few
 HTML tags in labels.
+
+Its words follow a language. ``swing_source`` keeps every sentence of the figure
+as a phrase, in the JSON form findings are stored in (``{"phrase": template,
+"params": ...}``), so a figure worked out once can be worded later in any
+language by ``word_figure``; ``swing_figure`` does both at once.
 """
 
 from __future__ import annotations
@@ -13,11 +18,16 @@ from html import escape
 from typing import Any
 
 from ledger.analysis.review import DealReview
+from ledger.engine.moves import Move
+from ledger.i18n import ENGLISH, Language, Phrase
+from ledger.i18n.phrases import Counted, params_from_json, params_to_json
 from ledger.rules.base import Rules
 
 # Colour-blind-safe (Okabe-Ito), one per side, as the score race uses.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
 MISTAKE = "#B00020"
+
+Text = str | Phrase
 
 
 def side_names(rules: Rules, seats: Sequence[str]) -> list[str]:
@@ -29,24 +39,42 @@ def side_names(rules: Rules, seats: Sequence[str]) -> list[str]:
     return names
 
 
-def swing_figure(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict[str, Any]:
+def swing_figure(review: DealReview, rules: Rules, seats: Sequence[str],
+                 lang: Language = ENGLISH) -> dict[str, Any]:
+    """The swing chart worded in ``lang`` (see ``swing_source``)."""
+    figure: dict[str, Any] = word_figure(swing_source(review, rules, seats), lang)
+    return figure
+
+
+def word_figure(figure: Any, lang: Language) -> Any:
+    """A figure of ``swing_source`` with every phrase worded in ``lang``."""
+    if isinstance(figure, dict):
+        if isinstance(figure.get("phrase"), str):
+            return lang.word(_phrase_of(figure))
+        return {k: word_figure(v, lang) for k, v in figure.items()}
+    if isinstance(figure, list):
+        return [word_figure(v, lang) for v in figure]
+    return figure
+
+
+def swing_source(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict[str, Any]:
     """Each side's best-play points after every move of the deal; a red mark per mistake.
 
     Step 0 is the start of the deal (before the opening tile); step k is after the
     k-th move (play, draw or pass). A deal that could not be analysed gives a figure
     with no data and its reason as the title; a position too large to solve leaves a
-    gap in the lines.
+    gap in the lines. Sentences are phrases (JSON), for ``word_figure``.
     """
-    names = side_names(rules, seats)
     if not review.analysed:
-        return {"data": [], "layout": _layout(0, review.note or "not analysed")}
+        return {"data": [], "layout": _layout(0, escape(review.note) if review.note
+                                              else Phrase("not analysed"))}
 
-    def seat_name(seat: int) -> str:
-        return escape(seats[seat] if seat < len(seats) else f"seat {seat}")
+    def name(seat: int) -> Text:
+        return escape(seats[seat]) if seat < len(seats) else Phrase("seat {seat}", seat=seat)
 
     x = [0, *range(1, len(review.steps) + 1)]
-    hover = ["Start of the deal", *[f"{seat_name(s.seat)}: {escape(s.move)}"
-                                    for s in review.steps]]
+    lines: list[Text] = [Phrase("Start of the deal"),
+                         *[_move_line(name(s.seat), s.move) for s in review.steps]]
     data: list[dict[str, Any]] = []
     # A position too large to solve exactly leaves a gap (None) in the lines.
     outcomes = [review.best, *[s.outcome for s in review.steps]]
@@ -55,55 +83,126 @@ def swing_figure(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict
         data.append({
             "type": "scatter",
             "mode": "lines+markers",
-            "name": escape(names[side]),
+            "name": _json(_side_name(rules, seats, side)),
             "x": x,
             "y": y,
-            "text": hover,
-            "hovertemplate": "%{text}<br>best play: %{y} points<extra>%{fullData.name}</extra>",
+            "text": [_json(t) for t in lines],
+            "customdata": [_json(Counted("best play: {count} point", "best play: {count} points",
+                                         v)) if v is not None else "" for v in y],
+            "hovertemplate": "%{text}<br>%{customdata}<extra>%{fullData.name}</extra>",
             "line": {"color": COLOURS[side % len(COLOURS)], "width": 3, "shape": "hv"},
             "marker": {"size": 6},
         })
     by_event = {d.event: d for d in review.decisions}
-    mx, my, mtext = [], [], []
+    mx, my, mtext, mbest = [], [], [], []
     for k, step in enumerate(review.steps, start=1):
         if step.lost <= 0 or step.outcome is None:
             continue
         side = rules.side_of(step.seat)
         decision = by_event.get(step.event)
-        best = ""
-        if decision is not None:
-            tops = [str(m) for m in decision.best_moves(side)]
-            best = f"<br>best: {escape(', '.join(tops))}"
+        tops = [] if decision is None else [_move_words(str(m))
+                                            for m in decision.best_moves(side)]
         mx.append(k)
         my.append(step.outcome[side])
-        mtext.append(f"{seat_name(step.seat)} played {escape(step.move)}: lost {step.lost}"
-                     f"{best}")
+        mtext.append(_json(Counted("{move}: a mistake, {count} point lost",
+                                   "{move}: a mistake, {count} points lost", step.lost,
+                                   move=_move_line(name(step.seat), step.move))))
+        mbest.append(_json(Phrase("best: {moves}", moves=tops)) if tops else "")
     if mx:
         data.append({
             "type": "scatter",
             "mode": "markers",
-            "name": "mistakes",
+            "name": _json(Phrase("mistakes")),
             "x": mx,
             "y": my,
             "text": mtext,
-            "hovertemplate": "%{text}<extra></extra>",
+            "customdata": mbest,
+            "hovertemplate": "%{text}<br>%{customdata}<extra></extra>",
             "marker": {"color": MISTAKE, "size": 12, "symbol": "x"},
         })
-    title = f"Deal {review.deal + 1}: best play after each move"
+    title = Phrase("Deal {deal}: best play after each move", deal=review.deal + 1)
     return {"data": data, "layout": _layout(len(review.steps), title)}
 
 
-def _layout(steps: int, title: str) -> dict[str, Any]:
+def _layout(steps: int, title: Text) -> dict[str, Any]:
     return {
-        "title": {"text": escape(title), "font": {"size": 14}},
+        "title": {"text": _json(title), "font": {"size": 14}},
         "margin": {"l": 48, "r": 16, "t": 40, "b": 44},
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
-        "xaxis": {"title": {"text": "Move"}, "range": [-0.3, steps + 0.3],
+        "xaxis": {"title": {"text": _json(Phrase("Move"))}, "range": [-0.3, steps + 0.3],
                   "gridcolor": "#ebe8df", "zeroline": False},
-        "yaxis": {"title": {"text": "Points at the end of the deal"}, "rangemode": "tozero",
-                  "gridcolor": "#ebe8df", "zeroline": False},
+        "yaxis": {"title": {"text": _json(Phrase("Points at the end of the deal"))},
+                  "rangemode": "tozero", "gridcolor": "#ebe8df", "zeroline": False},
         "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1,
                    "xanchor": "right"},
         "hovermode": "closest",
     }
+
+
+def _side_name(rules: Rules, seats: Sequence[str], side: int) -> Text:
+    members = rules.side_seats(side)
+    if all(s < len(seats) for s in members):
+        return escape(" & ".join(seats[s] for s in members))
+    said: Text = ""
+    for s in members:
+        one: Text = escape(seats[s]) if s < len(seats) else Phrase("seat {seat}", seat=s)
+        said = one if said == "" else Phrase("{a} and {b}", a=said, b=one)
+    return said
+
+
+def _move_line(name: Text, move: str) -> Text:
+    """A recorded move as the replay words it ("Ali plays 6-3 on the left")."""
+    m = Move.parse(move)
+    if m.kind == "draw":
+        return Phrase("{name} draws from the stock", name=name)
+    if m.kind == "pass":
+        return Phrase("{name} passes", name=name)
+    tile = str(m.tile)
+    if m.end == "left":
+        return Phrase("{name} plays {tile} on the left", name=name, tile=tile)
+    if m.end == "right":
+        return Phrase("{name} plays {tile} on the right", name=name, tile=tile)
+    if m.end == "up":
+        return Phrase("{name} plays {tile} on the spinner's up arm", name=name, tile=tile)
+    if m.end == "down":
+        return Phrase("{name} plays {tile} on the spinner's down arm", name=name, tile=tile)
+    return Phrase("{name} plays {tile}", name=name, tile=tile)
+
+
+def _move_words(move: str) -> Text:
+    """A move without its player, for a list of the best ones ("6-3 on the left").
+
+    Only plays come here: drawing and passing are never a choice (a seat draws or
+    passes only when it cannot play), so they stay as their canonical text.
+    """
+    m = Move.parse(move)
+    if m.kind != "play":
+        return move
+    tile = str(m.tile)
+    if m.end == "left":
+        return Phrase("{tile} on the left", tile=tile)
+    if m.end == "right":
+        return Phrase("{tile} on the right", tile=tile)
+    if m.end == "up":
+        return Phrase("{tile} on the spinner's up arm", tile=tile)
+    if m.end == "down":
+        return Phrase("{tile} on the spinner's down arm", tile=tile)
+    return tile
+
+
+def _json(text: Text) -> Any:
+    """A sentence in the figure: text as it is, a phrase as its JSON form."""
+    if isinstance(text, Phrase):
+        out: dict[str, Any] = {"phrase": text.template, "params": params_to_json(text.params)}
+        if text.plural is not None:
+            out["plural"] = text.plural
+        return out
+    return text
+
+
+def _phrase_of(obj: dict[str, Any]) -> Phrase:
+    params = obj.get("params")
+    plural = obj.get("plural")
+    return Phrase(obj["phrase"], plural if isinstance(plural, str) else None,
+                  **params_from_json(params if isinstance(params, dict) else {}))

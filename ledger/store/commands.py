@@ -244,13 +244,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
-    from ledger.store import db, readmodels, snapshots
+    from ledger.store import analyses, db, readmodels, snapshots
     from ledger.store.models import MATCHES
 
     try:
         with _ledger(args.db) as engine, db.write_session(engine) as session:
             conn = session.connection()
             count = readmodels.rebuild(conn)
+            analyses.clear(conn)  # a cache: worked out again when asked for
             snaps = 0
             if not args.no_snapshots:
                 ids = [r.id for r in conn.execute(MATCHES.select().order_by(MATCHES.c.id))]

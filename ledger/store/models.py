@@ -5,7 +5,8 @@ stream (recorded events as the table saw them, derived events as the rules
 computed them), hash-chained and append-only. ``deal_rows``,
 ``match_summaries`` and ``player_totals`` are read models: ``rebuild`` can
 drop them and compute them again from the events. ``snapshots`` is a cache of
-the fold's state at the start of each deal.
+the fold's state at the start of each deal; ``analyses`` one of the web's
+deal analyses (best play, mistakes), which take seconds to compute.
 
 Times are naive UTC. Hashes are raw SHA-256 digests (32 bytes).
 """
@@ -134,6 +135,23 @@ class Snapshot(SQLModel, table=True):
     state: str = Field(sa_column=Column(Text, nullable=False))
 
 
+class Analysis(SQLModel, table=True):
+    """A deal's analysis as the web serves it (a cache: safe to drop).
+
+    Good only for the match's events as they were: ``head_hash`` and ``last_seq`` are
+    those of its last event then, ``version`` the analysis's (``ledger.store.analyses``).
+    """
+
+    __tablename__ = "analyses"
+
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), primary_key=True))
+    deal: int = Field(primary_key=True)  # 0-based, as the audit counts deals
+    version: str
+    last_seq: int
+    head_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
+    body: str = Field(sa_column=Column(Text, nullable=False))
+
+
 def table(name: str) -> Table:
     return SQLModel.metadata.tables[name]
 
@@ -144,4 +162,5 @@ DEAL_ROWS = table("deal_rows")
 SUMMARIES = table("match_summaries")
 PLAYER_TOTALS = table("player_totals")
 SNAPSHOTS = table("snapshots")
+ANALYSES = table("analyses")
 READ_MODELS = (DEAL_ROWS, SUMMARIES, PLAYER_TOTALS)

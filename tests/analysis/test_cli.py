@@ -93,3 +93,19 @@ def test_every_deal_of_a_4_seat_match(tmp_path: Path, capsys: pytest.CaptureFixt
     assert [d["deal"] for d in deals] == list(range(len(list(
         match_states("sahrat-partner", 4, {}, seed=8)))))
     assert all(d["best"] is not None for d in deals)
+
+
+def test_search_limit_leaves_large_positions_out(capsys: pytest.CaptureFixture[str]) -> None:
+    # A 4-seat deal each for himself (seed 001, Sahrat Draw): with a limit of 2,000
+    # positions visited the start is too large and is said to be; with the default, the
+    # whole deal is solved.
+    sample = str(Path(__file__).resolve().parents[2] / "sample_matches" / "sahrat-draw-4.json")
+    assert main(["analyse", sample, "--deal", "0", "--json", "--search-limit", "2000"]) == 0
+    (small,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert small["best"] is None
+    assert "more than 2,000 positions to search" in small["note"]
+    assert main(["analyse", sample, "--deal", "0", "--json"]) == 0
+    (full,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert full["best"] is not None and "note" not in full
+    assert main(["analyse", sample, "--search-limit", "-1"]) == 2
+    assert "--search-limit" in capsys.readouterr().err

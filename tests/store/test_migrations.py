@@ -15,7 +15,7 @@ from tests.store.helpers import count, import_path, matches
 from tests.store.test_rebuild_snapshots import _dump, _rebuild
 
 LEDGER_TABLES = {"matches", "events", "deal_rows", "match_summaries", "player_totals",
-                 "snapshots"}
+                 "snapshots", "analyses"}
 
 
 def _tables(engine: Engine) -> set[str]:
@@ -97,3 +97,26 @@ def test_an_embedded_ledger_runs_in_wal_mode(engine: Engine) -> None:
     with engine.connect() as c:
         assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert c.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+
+
+def test_the_analyses_cache_comes_and_goes_alone(engine: Engine, corpus_file: Path) -> None:
+    from ledger.store import analyses
+    from ledger.store.models import ANALYSES
+
+    import_path(engine, corpus_file)
+    with db.writing(engine) as s:
+        conn = db.write_connection(s)
+        at = analyses.head(conn, 1)
+        assert at is not None
+        analyses.put(conn, 1, 0, at, "v1", {"best": [1, 0]})
+        s.commit()
+    before, rows = _dump(engine), count(engine)
+    # 0003 holds only the cache: below it the read models and the facts stay as they were.
+    db.downgrade(engine, "0002")
+    assert _tables(engine) == LEDGER_TABLES - {"analyses"}
+    assert _dump(engine) == before and count(engine) == rows
+    db.upgrade(engine)
+    assert _tables(engine) == LEDGER_TABLES
+    assert count(engine, ANALYSES) == 0  # a cache starts empty: worked out again when asked
+    with engine.connect() as c:
+        assert all(v.ok for v in verify(c))

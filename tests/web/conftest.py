@@ -9,8 +9,6 @@ leave the machine is refused and fails the test.
 from __future__ import annotations
 
 import shutil
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,13 +16,12 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-import uvicorn
 from webtest_support import (
     SAMPLES,
     SCREENSHOTS,
     Server,
-    free_port,
     sample_files,
+    serving,
 )
 
 
@@ -54,22 +51,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     samples = tmp_path_factory.mktemp("samples") / "sample_matches"
     shutil.copytree(SAMPLES, samples)
     ids = _import_samples(db_url, samples)
-    port = free_port()
-    config = uvicorn.Config(create_app(db_url), host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield Server(f"http://127.0.0.1:{port}", db_url, samples, ids)
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
+    app = create_app(db_url)
+    with serving(app) as url:
+        yield Server(url, db_url, samples, ids, app)
 
 
 # --- the browser -----------------------------------------------------------------------

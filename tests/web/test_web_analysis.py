@@ -10,12 +10,13 @@ from typing import Any
 
 import httpx
 import pytest
-from webtest_support import Server
+from webtest_support import Server, analysed
 
 from ledger.analysis.knowledge import iter_knowledge
 from ledger.analysis.review import DealReview, review_match
 from ledger.analysis.swing import swing_figure
 from ledger.formats.reader import parse_match
+from ledger.i18n import language
 from ledger.rules import make_rules
 from ledger.rules.base import Rules
 
@@ -45,7 +46,7 @@ def test_analysis_json_is_the_review_of_the_deal(client: Any, server: Server) ->
     rules, events, reviews = reviewed(obj)
     review = with_mistake(reviews)
     deal = review.deal + 1
-    res = client.get(f"/api/matches/{server.id_of(SAMPLE)}/analysis", params={"deal": deal})
+    res, _ = analysed(client, server.id_of(SAMPLE), deal)
     assert res.status_code == 200, res.text
     got = res.json()
     want = review.to_dict()
@@ -101,3 +102,145 @@ def test_panel_next_mistake_by_key(page: Any, shot: Any, server: Server) -> None
         page.wait_for_selector(f'#replay[data-step="{second.event + 1}"]')
         page.keyboard.press("p")
         page.wait_for_selector(f'#replay[data-step="{step}"]')
+
+
+# What the panel says and what the server answers, as the page saw them: every text of
+# the status line, and every answer of the analysis route (its status and body).
+WATCH = """
+window.__said = [];
+window.__answers = [];
+const fetched = window.fetch.bind(window);
+window.fetch = async (...args) => {
+  const res = await fetched(...args);
+  if (String(args[0]).includes("/analysis?")) {
+    const body = await res.clone().json().catch(() => null);
+    window.__answers.push({ url: String(args[0]), status: res.status, body });
+  }
+  return res;
+};
+document.addEventListener("DOMContentLoaded", () => {
+  const status = document.getElementById("analysis-status");
+  if (!status) return;
+  new MutationObserver(() => window.__said.push(status.textContent))
+    .observe(status, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+BIGGER = "selminha-3.json"  # three sides each for himself: seconds of solving a deal
+
+
+def first_deal_with_mistakes(obj: dict[str, Any]) -> tuple[Rules, DealReview]:
+    rec = parse_match(obj)
+    assert rec.header is not None
+    rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+    for deal in range(20):
+        found = review_match(rules, rec.events, deals=[deal])
+        if found and found[0].mistakes:
+            return rules, found[0]
+    raise AssertionError("no deal with a mistake")
+
+
+def progress_line(pending: dict[str, Any]) -> str:
+    if pending["status"] == "queued":
+        return "Waiting for the analysis of another deal…"
+    if not pending["total"]:
+        return "Solving this deal…"
+    return f"Solving this deal: {pending['done']} of {pending['total']} positions…"
+
+
+@pytest.mark.browser
+def test_panel_shows_progress_then_the_analysis(page: Any, shot: Any, server: Server) -> None:
+    obj = server.sample(BIGGER)
+    _, review = first_deal_with_mistakes(obj)
+    start = review.event + 1
+    match_id = server.id_of(BIGGER)
+    page.add_init_script(WATCH)
+    page.goto(f"{server.url}/matches/{match_id}/replay?step={start}")
+    page.click("#analysis-panel > summary")
+    # However long the server takes (it answers by its time limit at the latest).
+    page.wait_for_selector(f'#analysis-panel[data-ready="{start}"]', timeout=300_000)
+    said: list[str] = page.evaluate("window.__said")
+    answers: list[dict[str, Any]] = page.evaluate("window.__answers")
+    mine = [a for a in answers if f"deal={review.deal + 1}" in a["url"]]
+    assert mine[-1]["status"] == 200 and all(a["status"] == 202 for a in mine[:-1])
+    # What the server said while the panel waited was shown (a quick server may have said
+    # nothing: the analysis at once), and the analysis took the line's place once it came.
+    for a in mine[:-1]:
+        assert progress_line(a["body"]) in said
+    assert said[-1] == f"Mistakes in this deal: {len(review.mistakes)}"
+    assert page.locator("#analysis-best").inner_text() != ""
+    assert page.locator("#analysis-chart .main-svg").count() >= 1
+    shot("analysed")
+    page.keyboard.press("n")
+    step = review.mistakes[0].event + 1
+    page.wait_for_selector(f'#replay[data-step="{step}"]')
+    page.wait_for_selector(f'#analysis-panel[data-ready="{step}"]')
+    assert page.locator("#analysis-move").get_attribute("data-lost") == \
+        str(review.mistakes[0].lost)
+    # PageDown still goes to the next deal, and the panel follows it.
+    page.keyboard.press("PageDown")
+    page.wait_for_function(f"Number(document.getElementById('replay').dataset.deal) > "
+                           f"{review.deal + 1}")
+
+
+@pytest.mark.browser
+def test_arabic_chart_texts(page: Any, shot: Any, server: Server) -> None:
+    obj = server.sample(SAMPLE)
+    rules, _, reviews = reviewed(obj)
+    review = with_mistake(reviews)
+    start = review.event + 1
+    page.goto(f"{server.url}/matches/{server.id_of(SAMPLE)}/replay?step={start}&lang=ar")
+    page.click("#analysis-panel > summary")
+    page.wait_for_selector(f'#analysis-panel[data-ready="{start}"]')
+    page.wait_for_selector("#analysis-chart .main-svg")
+    drawn = page.evaluate("""() => {
+      const c = document.getElementById("analysis-chart");
+      return { title: c.layout.title.text, x: c.layout.xaxis.title.text,
+               y: c.layout.yaxis.title.text,
+               traces: c.data.map((t) => ({ name: t.name, text: t.text,
+                                            customdata: t.customdata })) };
+    }""")
+    want = swing_figure(review, rules, obj["seats"], language("ar"))
+    assert drawn["title"] == want["layout"]["title"]["text"]
+    assert drawn["x"] == want["layout"]["xaxis"]["title"]["text"] == "النقلة"
+    assert drawn["y"] == want["layout"]["yaxis"]["title"]["text"]
+    assert [t["text"] for t in drawn["traces"]] == [t["text"] for t in want["data"]]
+    assert [t["customdata"] for t in drawn["traces"]] == [t["customdata"] for t in want["data"]]
+    assert "التوزيعة" in drawn["title"] and "أفضل لعب" in drawn["title"]
+    marks = drawn["traces"][-1]
+    assert marks["name"] == "الأخطاء"
+    assert all("خطأ" in text for text in marks["text"])
+    assert all(text.startswith("الأفضل") for text in marks["customdata"])
+    shot("arabic-chart")
+
+
+@pytest.mark.browser
+def test_switching_deal_while_one_is_solved_shows_only_the_new_one(
+        page: Any, shot: Any, server: Server) -> None:
+    match_id = server.id_of(BIGGER)
+    page.add_init_script(WATCH)
+    page.goto(f"{server.url}/matches/{match_id}/replay?step=1")
+    page.click("#analysis-panel > summary")
+    first = int(page.get_attribute("#replay", "data-deal"))
+    page.keyboard.press("PageDown")  # to the next deal at once, whatever the server is at
+    page.wait_for_function(f"Number(document.getElementById('replay').dataset.deal) > {first}")
+    step = int(page.get_attribute("#replay", "data-step"))
+    second = int(page.get_attribute("#replay", "data-deal"))
+    # Both deals' answers come (the first one's job goes on: it is kept for later)...
+    page.wait_for_function(
+        """([a, b]) => [a, b].every((d) => window.__answers.some(
+             (x) => x.url.includes(`deal=${d}`) && x.status === 200))""",
+        arg=[first, second], timeout=300_000)
+    page.wait_for_selector(f'#analysis-panel[data-ready="{step}"]')
+    # ...and the panel shows the deal on the table, never the first one.
+    answers = page.evaluate("window.__answers")
+    body = next(a["body"] for a in answers
+                if f"deal={second}" in a["url"] and a["status"] == 200)
+    assert page.get_attribute("#analysis-panel", "data-deal") == str(second)
+    assert page.inner_text("#analysis-status") == \
+        f"Mistakes in this deal: {len(body['mistakes'])}"
+    title = page.evaluate("document.getElementById('analysis-chart').layout.title.text")
+    assert title == f"Deal {second}: best play after each move"
+    said = page.evaluate("window.__said")
+    assert said[-1] == f"Mistakes in this deal: {len(body['mistakes'])}"
+    shot("switched")

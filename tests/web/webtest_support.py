@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,12 +35,36 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn on a free localhost port (its lifespan run); its address."""
+    import uvicorn
+
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            lifespan="on")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=20)
+
+
 @dataclass
 class Server:
     url: str
     db_url: str
     samples: Path   # the copy of sample_matches/ that the ledger was filled from
     ids: dict[str, int] = field(default_factory=dict)  # sample file name -> ledger id
+    app: Any = None  # the FastAPI app behind ``url`` (its state: the analysis jobs)
 
     def id_of(self, name: str) -> int:
         return self.ids[name]
@@ -44,3 +72,20 @@ class Server:
     def sample(self, name: str) -> dict[str, Any]:
         """A sample match as it was imported (read from the copy, not from the tree)."""
         return dict(json.loads((self.samples / name).read_text(encoding="utf-8")))
+
+
+def analysed(client: Any, match_id: int, deal: int, **params: Any
+             ) -> tuple[Any, list[dict[str, Any]]]:
+    """Ask for a deal's analysis until it is no longer 202 (as the panel does): the last
+    answer and every 202 body before it. The server ends every job (time limit, then a
+    kill); the guard only keeps a broken server from hanging the run."""
+    pending: list[dict[str, Any]] = []
+    guard = time.monotonic() + 1200
+    while True:
+        res = client.get(f"/api/matches/{match_id}/analysis", params={"deal": deal, **params})
+        if res.status_code != 202:
+            return res, pending
+        pending.append(res.json())
+        if time.monotonic() > guard:
+            raise RuntimeError(f"deal {deal} of match {match_id} is still being analysed")
+        time.sleep(0.1)

@@ -6,6 +6,11 @@
 // panel is opened or "n" / "p" is pressed: "n" goes to the next mistake's step, "p" to
 // the previous one (in later or earlier deals when this one has no more). The panel sits
 // outside #replay, so it stays open while replay.js swaps the steps in place.
+//
+// The server works a deal out off the request: it answers 202 with how many positions
+// are solved until the analysis is ready, and this script asks again meanwhile, showing
+// the count for the deal on the table only (an answer for a deal left behind is kept
+// for later, never shown on another deal).
 (() => {
   "use strict";
 
@@ -46,6 +51,10 @@
   const status = document.getElementById("analysis-status");
   const root = () => document.getElementById("replay");
   const loaded = new Map();   // deal -> Promise of its analysis (null: none)
+  const progress = new Map(); // deal -> the server's last 202 answer, while it works
+  const failed = new Map();   // deal -> why the server could not analyse it
+  const lang = document.documentElement.lang || "";
+  let awaited = null;         // the deal the panel is waiting for (its progress is shown)
   let plotly = null;
   let chartDeal = null;
 
@@ -68,16 +77,54 @@
              seat: d.seat === undefined || d.seat === "" ? null : Number(d.seat) };
   }
 
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // Asks until the analysis is ready: soon at first (a small deal is ready at once),
+  // then twice a second.
+  async function ask(deal) {
+    const url = `/api/matches/${matchId}/analysis?deal=${deal}`
+      + (lang ? `&lang=${encodeURIComponent(lang)}` : "");
+    for (let tries = 0; ; tries += 1) {
+      const res = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
+      if (res.status === 503) {  // every worker busy with a long queue: a while, then again
+        await pause(2000);
+        continue;
+      }
+      if (res.status !== 202) {
+        progress.delete(deal);
+        if (res.ok) return res.json();
+        const body = await res.json().catch(() => null);
+        failed.set(deal, body && body.error ? String(body.error.message || "") : "");
+        return null;
+      }
+      progress.set(deal, await res.json());
+      if (deal === awaited) say(progressText(deal));
+      await pause(tries < 3 ? 150 * (tries + 1) : 500);
+    }
+  }
+
   function analysis(deal) {
     if (deal < 1) return Promise.resolve(null);
     if (!loaded.has(deal)) {
-      const got = fetch(`/api/matches/${matchId}/analysis?deal=${deal}`,
-                        { headers: { Accept: "application/json" } })
-        .then((res) => (res.ok ? res.json() : null))
-        .catch(() => { loaded.delete(deal); return null; });
+      const got = ask(deal).catch(() => { loaded.delete(deal); return null; });
       loaded.set(deal, got);
     }
     return loaded.get(deal);
+  }
+
+  // Waits for a deal's analysis, showing how far the server is with it meanwhile.
+  function waitFor(deal) {
+    awaited = deal;
+    say(progress.has(deal) ? progressText(deal) : _("Working out best play…"));
+    return analysis(deal);
+  }
+
+  function progressText(deal) {
+    const p = progress.get(deal);
+    if (!p || p.status === "queued") return _("Waiting for the analysis of another deal…");
+    if (!p.total) return _("Solving this deal…");
+    return _("Solving this deal: %(done)s of %(total)s positions…",
+             { done: p.done, total: p.total });
   }
 
   function say(text) { status.textContent = text; }
@@ -184,6 +231,8 @@
     return plotly;
   }
 
+  // The figure comes worded in the page's language (the server words it); only the mark
+  // of the step on the table is added here.
   async function renderChart(a, v) {
     const box = document.getElementById("analysis-chart");
     if (!a.swing.data.length) { box.replaceChildren(); chartDeal = null; return; }
@@ -196,17 +245,10 @@
       P.relayout(box, { shapes: mark });
       return;
     }
-    const points = _("best play: %(points)s points", { points: "%{y}" });
-    const data = a.swing.data.map((t) => (t.name === "mistakes"
-      ? { ...t, name: _("mistakes") }
-      : { ...t, hovertemplate: `%{text}<br>${points}<extra>%{fullData.name}</extra>` }));
     const layout = JSON.parse(JSON.stringify(a.swing.layout));
-    layout.title.text = _("Deal %(deal)s: best play after each move", { deal: a.number });
-    layout.xaxis.title.text = _("Move");
-    layout.yaxis.title.text = _("Points at the end of the deal");
     layout.shapes = mark;
     layout.height = 300;
-    await P.newPlot(box, data, layout, { displaylogo: false, responsive: true,
+    await P.newPlot(box, a.swing.data, layout, { displaylogo: false, responsive: true,
       modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d"] });
     chartDeal = a.number;
   }
@@ -220,11 +262,14 @@
       document.getElementById("analysis-knowledge").replaceChildren();
       return;
     }
-    if (!loaded.has(v.deal)) say(_("Working out best play…"));
-    const a = await analysis(v.deal);
+    const a = await waitFor(v.deal);
     const now = view();
     if (now.step !== v.step || now.seat !== v.seat) return;  // moved on meanwhile
-    if (!a) { say(_("This deal cannot be analysed.")); return; }
+    if (!a) {
+      const why = failed.get(v.deal);
+      say(_("This deal cannot be analysed.") + (why ? ` (${why})` : ""));
+      return;
+    }
     const count = a.mistakes.length;
     say(_("Mistakes in this deal: %(num)s", { num: count }));
     panel.dataset.deal = String(a.number);
@@ -243,8 +288,9 @@
     const lastDeal = Number(root().dataset.lastDeal || 0);
     for (let deal = Math.max(v.deal, 1); deal >= 1 && (!lastDeal || deal <= lastDeal);
          deal += forward ? 1 : -1) {
-      if (!loaded.has(deal)) say(_("Working out best play…"));
-      const a = await analysis(deal);
+      const a = await waitFor(deal);
+      const now = view();
+      if (now.step !== v.step || now.seat !== v.seat) return;  // moved on meanwhile
       if (!a) {
         if (!lastDeal && deal > v.deal) break;  // past the last deal that can be analysed
         continue;

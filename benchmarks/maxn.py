@@ -1,0 +1,93 @@
+"""Max-n analysis: the C search against the Python one, on every table each for himself.
+
+For ``--deals`` random deals of each table where three or four seats each play for
+himself (the first deal of seeded random legal matches), times the full per-move
+analysis of the deal (``review_match``, as ``domino-ledger analyse`` makes it) with
+the C search, and with ``--python`` the Python max-n on the same deals. Says how many
+deals were solved from their first position, and for the others the first event
+from which every position was solved (a 4-seat Fives deal is too large near its
+start: max-n cannot cut as two-sided play does).
+
+Prints numbers; asserts nothing about time.
+
+    python benchmarks/maxn.py [--deals 10] [--seed 1] [--python] [--tables sahrat-fives-4 ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ledger.analysis.solver as solver_module  # noqa: E402
+from ledger.analysis.review import DealReview, review_match  # noqa: E402
+from ledger.formats.reader import parse_match  # noqa: E402
+from ledger.rules import make_rules  # noqa: E402
+from ledger.sim.generator import generate_match  # noqa: E402
+
+TABLES = ("selminha-3", "casual-arena-3", "casual-arena-4", "sahrat-draw-4", "sahrat-fives-4")
+NATIVE = solver_module._NativeSearch
+
+
+def first_solved(review: DealReview) -> str:
+    """The first event from which every position of the deal was solved."""
+    if review.best is not None:
+        return "start"
+    solved = [s.event for s in review.steps if s.outcome is not None]
+    return f"event {solved[0]}" if solved else "none"
+
+
+def run(preset: str, seats: int, seed: int, native: bool) -> tuple[float, DealReview]:
+    record = parse_match(generate_match(preset, seats, {}, seed=seed))
+    rules = make_rules(preset, seats)
+    solver_module._NativeSearch = NATIVE if native else None  # type: ignore[misc]
+    try:
+        cpu = time.process_time()
+        (review,) = review_match(rules, record.events, deals=[0])
+        return time.process_time() - cpu, review
+    finally:
+        solver_module._NativeSearch = NATIVE  # type: ignore[misc]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--python", action="store_true", help="also time the Python max-n")
+    ap.add_argument("--tables", nargs="*", choices=TABLES, default=list(TABLES))
+    args = ap.parse_args()
+    if NATIVE is None:
+        sys.exit("the C search is not built (no C compiler when the project was installed)")
+    print(f"{args.deals} deals per table (seeds {args.seed}..{args.seed + args.deals - 1}), "
+          "CPU seconds of the full per-move analysis of each deal")
+    for table in args.tables:
+        preset, seats = table.rsplit("-", 1)
+        c_times, p_times, solved_from = [], [], []
+        for seed in range(args.seed, args.seed + args.deals):
+            c_cpu, c_review = run(preset, int(seats), seed, native=True)
+            c_times.append(c_cpu)
+            solved_from.append(first_solved(c_review))
+            line = f"  {table:15} seed {seed:>3}: C {c_cpu:8.3f} s, solved from {solved_from[-1]}"
+            if args.python:
+                p_cpu, p_review = run(preset, int(seats), seed, native=False)
+                p_times.append(p_cpu)
+                line += f"; Python {p_cpu:8.3f} s, solved from {first_solved(p_review)}"
+                if c_review.best is not None and p_review.best is not None:
+                    assert c_review == p_review, "the two searches disagree"
+            print(line, flush=True)
+        whole = sum(1 for s in solved_from if s == "start")
+        text = (f"{table}: C median {statistics.median(c_times):.3f} s (max {max(c_times):.3f} s),"
+                f" {whole}/{len(solved_from)} deals solved from the start")
+        if p_times:
+            text += (f"; Python median {statistics.median(p_times):.3f} s; ratio of medians "
+                     f"{statistics.median(p_times) / statistics.median(c_times):.1f}x")
+        print(text, flush=True)
+
+
+if __name__ == "__main__":
+    main()

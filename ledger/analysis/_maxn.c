@@ -1,0 +1,604 @@
+/* Max-n search of one deal in C: the same values as ``solver.py``'s Python max-n.
+ *
+ * Why C: a 4-seat deal each for himself has no single opponent, so max-n cannot cut
+ * as alpha-beta does and must value millions of positions; in Python that took
+ * seconds to minutes per deal (and more memory than a web worker should hold).
+ *
+ * What stays in Python: everything the rules decide. The caller passes the tiles'
+ * numbers and pips, each seat's side and losers, the rounding table, the stock's
+ * order, and a callable that values a blocked position (the rules' own hook). The
+ * board (ends, doubles, the Fives spinner) and the Fives count are the engine's
+ * ``place`` and ``fives_count``, written again here; the tests compare this search
+ * with the Python one and with brute force on every table.
+ *
+ * The table keeps exact values and may drop any of them when full (a dropped
+ * position is searched again when met): memory is bounded and no value is guessed.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+#include <string.h>
+
+#define NT 28
+#define CLOSED 7
+#define NEG_INF (-(1 << 20))
+#define MAX_MOVES 64
+
+/* A board in 23 bits: four ends (3 bits each, 7 closed: left, right, up, down), four
+ * "a double lies at this end" flags, the spinner's number (7: none), four arm flags. */
+#define END(b, i) (((b) >> (3 * (i))) & 7u)
+#define DBL(b, i) (((b) >> (12 + (i))) & 1u)
+#define SPIN(b) (((b) >> 16) & 7u)
+#define ARMS(b) (((b) >> 19) & 15u)
+
+static PyObject *TooLong; /* the module's exception: a solve visited too many positions */
+
+/* A kept position: its key (0: slot free) and its value. Four to a 64-byte line. */
+typedef struct {
+    uint64_t key;
+    int16_t v[4];
+} Entry;
+
+#define WAYS 4
+#define BLOCK_SLOTS (1u << 14)
+
+typedef struct {
+    PyObject_HEAD
+    int seats, sides, fives, nstock;
+    int side[4];
+    int losers[4];  /* bit mask of the seats whose pips a seat wins by going out */
+    int hi[NT], lo[NT], pips[NT];
+    uint32_t suit[8];
+    int stock[NT];
+    int stock_at[NT]; /* a tile's place in the stock, -1 if dealt */
+    int stock_rest[NT + 1];
+    int round5[1024];
+    PyObject *block;
+    Entry *table;
+    Entry *blocked; /* block values by hands: the rules' hook is Python, and slow */
+    uint64_t mask;
+    uint64_t stored, nodes, blocks;
+    uint64_t node_limit; /* this solve's last allowed node (0: no limit) */
+    /* search state */
+    uint32_t hands[4];
+    int hp[4]; /* pips in hand */
+    int error;
+} Search;
+
+static inline uint32_t canonical(uint32_t b, int fives) {
+    if (!fives) b &= ~(15u << 12);
+    /* Left and right are alike, and so are up and down: the smaller one first. */
+    for (int pair = 0; pair < 4; pair += 2) {
+        uint32_t a = END(b, pair) | DBL(b, pair) << 3 | ((ARMS(b) >> pair) & 1u) << 4;
+        uint32_t c = END(b, pair + 1) | DBL(b, pair + 1) << 3 | ((ARMS(b) >> (pair + 1)) & 1u) << 4;
+        if (a > c) {
+            uint32_t e0 = END(b, pair), e1 = END(b, pair + 1);
+            uint32_t d0 = DBL(b, pair), d1 = DBL(b, pair + 1);
+            uint32_t a0 = (ARMS(b) >> pair) & 1u, a1 = (ARMS(b) >> (pair + 1)) & 1u;
+            b &= ~((63u << (3 * pair)) | (3u << (12 + pair)) | (3u << (19 + pair)));
+            b |= e1 << (3 * pair) | e0 << (3 * (pair + 1));
+            b |= d1 << (12 + pair) | d0 << (12 + pair + 1);
+            b |= a1 << (19 + pair) | a0 << (19 + pair + 1);
+        }
+    }
+    return b;
+}
+
+static inline uint32_t fit_of(const Search *s, uint32_t b) {
+    return s->suit[END(b, 0)] | s->suit[END(b, 1)] | s->suit[END(b, 2)] | s->suit[END(b, 3)];
+}
+
+static inline uint32_t set_end(uint32_t b, int i, uint32_t n, uint32_t dbl) {
+    b &= ~(7u << (3 * i)) & ~(1u << (12 + i));
+    return b | n << (3 * i) | dbl << (12 + i);
+}
+
+/* ``board.place``: tile t laid on end i. */
+static uint32_t place(const Search *s, uint32_t b, int t, int i) {
+    uint32_t n = END(b, i);
+    uint32_t other = (n == (uint32_t)s->hi[t]) ? (uint32_t)s->lo[t] : (uint32_t)s->hi[t];
+    b = set_end(b, i, other, s->hi[t] == s->lo[t]);
+    uint32_t spin = SPIN(b);
+    if (spin != CLOSED) {
+        uint32_t arms = ARMS(b) | 1u << i;
+        b = (b & ~(15u << 19)) | arms << 19;
+        if (i < 2 && (arms & 3u) == 3u && END(b, 2) == CLOSED && !(arms & 12u)) {
+            b = set_end(b, 2, spin, 0);
+            b = set_end(b, 3, spin, 0);
+        }
+    }
+    return b;
+}
+
+/* ``board.fives_count``: the open ends added up. */
+static int fives_count(uint32_t b) {
+    int total = 0;
+    uint32_t spin = SPIN(b);
+    if (spin != CLOSED) {
+        uint32_t arms = ARMS(b);
+        if ((arms & 3u) != 3u) total += 2 * (int)spin;
+        for (int i = 0; i < 4; i++)
+            if (arms & (1u << i)) total += DBL(b, i) ? 2 * (int)END(b, i) : (int)END(b, i);
+        return total;
+    }
+    for (int i = 0; i < 2; i++) total += DBL(b, i) ? 2 * (int)END(b, i) : (int)END(b, i);
+    return total;
+}
+
+static inline uint64_t mix(uint64_t k) {
+    k ^= k >> 31;
+    k *= 0x9E3779B97F4A7C15ull;
+    k ^= k >> 29;
+    k *= 0xBF58476D1CE4E5B9ull;
+    return k ^ (k >> 32);
+}
+
+/* A position in 64 bits (every table that needs max-n fits; checked at init): the tiles
+ * still held, the board (all of it with Fives; else only its two ends), the seat to
+ * move, and with a stock its place and who drew each tile still held. Bit 63 is set so
+ * that no key is 0. */
+static inline uint64_t key_of(const Search *s, uint32_t u, uint32_t drawers, uint32_t b,
+                              int p, int pos) {
+    if (s->fives) return (uint64_t)u | (uint64_t)b << 28 | (uint64_t)p << 51 | 1ull << 63;
+    return (uint64_t)u | (uint64_t)(b & 63u) << 28 | (uint64_t)p << 34 | (uint64_t)pos << 36
+        | (uint64_t)drawers << 41 | 1ull << 63;
+}
+
+static inline Entry *bucket(const Search *s, uint64_t key) {
+    return s->table + (mix(key) & s->mask & ~(uint64_t)(WAYS - 1));
+}
+
+static inline Entry *lookup(Entry *e, uint64_t key) {
+    for (int w = 0; w < WAYS; w++)
+        if (e[w].key == key) return e + w;
+    return NULL;
+}
+
+/* A free slot, else the one with the smallest subtree (fewest tiles held): it is the
+ * cheapest to search again. */
+static void store(Search *s, Entry *e, uint64_t key, const int16_t *v) {
+    Entry *slot = NULL;
+    int fewest = 99;
+    for (int w = 0; w < WAYS; w++) {
+        if (!e[w].key) {
+            slot = e + w;
+            s->stored++;
+            break;
+        }
+        int held = __builtin_popcount((uint32_t)(e[w].key & 0xFFFFFFFu));
+        if (held < fewest) {
+            fewest = held;
+            slot = e + w;
+        }
+    }
+    slot->key = key;
+    memcpy(slot->v, v, sizeof slot->v);
+}
+
+/* Max-n preference of ``side``: is a better than b? (``solver.maxn_key``) */
+static int better(const int16_t *a, const int16_t *b, int side, int sides) {
+    if (a[side] != b[side]) return a[side] > b[side];
+    int ma = NEG_INF, mb = NEG_INF, sa = 0, sb = 0;
+    for (int k = 0; k < sides; k++) {
+        if (k == side) continue;
+        if (a[k] > ma) ma = a[k];
+        if (b[k] > mb) mb = b[k];
+        sa += a[k];
+        sb += b[k];
+    }
+    if (ma != mb) return ma < mb;
+    if (sa != sb) return sa < sb;
+    for (int k = 0; k < sides; k++)
+        if (a[k] != b[k]) return a[k] < b[k];
+    return 0;
+}
+
+static int block_value(Search *s, uint32_t u, uint32_t drawers, int16_t *out) {
+    uint64_t key = (uint64_t)u | (uint64_t)drawers << 28 | 1ull << 63;
+    Entry *slot = s->blocked + (mix(key) & (BLOCK_SLOTS - 1));
+    if (slot->key == key) {
+        memcpy(out, slot->v, 4 * sizeof *out);
+        return 0;
+    }
+    s->blocks++;
+    PyObject *r = PyObject_CallFunction(s->block, "IIII", s->hands[0], s->hands[1],
+                                        s->hands[2], s->hands[3]);
+    if (r == NULL) return -1;
+    PyObject *seq = PySequence_Fast(r, "the block hook must return a sequence");
+    Py_DECREF(r);
+    if (seq == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != s->sides) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "a block value has one number per side");
+        return -1;
+    }
+    memset(out, 0, 4 * sizeof *out);
+    for (int k = 0; k < s->sides; k++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[k] = (int16_t)x;
+    }
+    Py_DECREF(seq);
+    slot->key = key;
+    memcpy(slot->v, out, 4 * sizeof *out);
+    return 0;
+}
+
+typedef struct {
+    uint32_t board;
+    int tile, gain, order;
+} MoveT;
+
+/* The search: 1 with ``out`` the exact future points per side, 0 when the position is
+ * worth less than ``limit`` to ``parent`` (shallow pruning, one-winner tables only),
+ * -1 on a Python error. */
+static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int pos,
+              int parent, int limit, int16_t *out) {
+    if ((++s->nodes & 0xFFFF) == 0) {
+        if (PyErr_CheckSignals() < 0) return -1;
+        if (s->node_limit && s->nodes > s->node_limit) {
+            PyErr_SetString(TooLong, "the search reached its limit of positions visited");
+            return -1;
+        }
+    }
+    uint32_t fm = fit_of(s, b);
+    uint32_t h = s->hands[p];
+    uint32_t fit = h & fm;
+    if (!fit) {
+        if (pos < s->nstock) { /* a forced draw: the stock's next tile */
+            int t = s->stock[pos];
+            uint32_t lb = 1u << t;
+            s->hands[p] = h | lb;
+            s->hp[p] += s->pips[t];
+            uint32_t nu = u | lb;
+            int r;
+            if (pos + 1 == s->nstock && !(nu & fm))
+                r = block_value(s, nu, drawers | (uint32_t)p << (2 * pos), out) < 0 ? -1 : 1;
+            else r = mx(s, nu, drawers | (uint32_t)p << (2 * pos), b, p, pos + 1, parent, limit, out);
+            s->hands[p] = h;
+            s->hp[p] -= s->pips[t];
+            return r;
+        }
+        return mx(s, u, drawers, b, (p + 1) % s->seats, pos, parent, limit, out);
+    }
+    uint64_t key = key_of(s, u, drawers, b, p, pos);
+    Entry *line = bucket(s, key);
+    Entry *hit = lookup(line, key);
+    if (hit) {
+        memcpy(out, hit->v, 4 * sizeof *out);
+        return 1;
+    }
+    int q = (p + 1) % s->seats;
+    MoveT mv[MAX_MOVES];
+    int n = 0;
+    uint32_t hq = s->hands[q];
+    for (uint32_t x = fit; x; x &= x - 1) {
+        int t = __builtin_ctz(x);
+        int first = n;
+        for (int i = 0; i < 4; i++) {
+            uint32_t e = END(b, i);
+            if (e == CLOSED || (e != (uint32_t)s->hi[t] && e != (uint32_t)s->lo[t])) continue;
+            uint32_t nb = place(s, b, t, i);
+            int gain = 0;
+            if (s->fives) {
+                int c = fives_count(nb);
+                gain = (c > 0 && c % 5 == 0) ? c : 0;
+            }
+            nb = canonical(nb, s->fives);
+            int dup = 0;
+            for (int k = first; k < n; k++)
+                if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
+            if (dup) continue;
+            mv[n].board = nb;
+            mv[n].tile = t;
+            mv[n].gain = gain;
+            /* The child's bucket is most likely a miss in the cache: ask for it now. */
+            __builtin_prefetch(bucket(s, key_of(s, u ^ 1u << t, drawers, nb, q, pos)));
+            /* Likely best first: fewest answers for the next seat, then heaviest. */
+            mv[n].order = (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
+            n++;
+        }
+    }
+    for (int i = 1; i < n; i++) { /* insertion sort: a handful of moves */
+        MoveT m = mv[i];
+        int j = i - 1;
+        while (j >= 0 && mv[j].order > m.order) {
+            mv[j + 1] = mv[j];
+            j--;
+        }
+        mv[j + 1] = m;
+    }
+    int mine = s->side[p];
+    int single = !s->fives;
+    int prune = single && p != parent;
+    int pt = s->hp[p];
+    int total = 0;
+    for (int k = 0; k < s->seats; k++) total += s->hp[k];
+    int ceiling = single ? total - pt + s->stock_rest[pos] : (1 << 20);
+    int16_t best[4] = {0, 0, 0, 0}, vec[4];
+    int have = 0;
+    int child_limit = NEG_INF;
+    for (int k = 0; k < n; k++) {
+        int t = mv[k].tile;
+        uint32_t lb = 1u << t, nh = h ^ lb, nu = u ^ lb, nb = mv[k].board;
+        s->hands[p] = nh;
+        s->hp[p] = pt - s->pips[t];
+        int r = 1;
+        if (!nh) {
+            int pts = 0;
+            for (int w = 0; w < s->seats; w++)
+                if (s->losers[p] >> w & 1) pts += s->hp[w];
+            memset(vec, 0, sizeof vec);
+            vec[mine] = (int16_t)(s->fives ? s->round5[pts] : pts);
+        } else if (pos >= s->nstock && !(nu & fit_of(s, nb))) {
+            uint32_t nd = s->stock_at[t] >= 0 ? drawers & ~(3u << (2 * s->stock_at[t])) : drawers;
+            r = block_value(s, nu, nd, vec) < 0 ? -1 : 1;
+        } else {
+            /* Who drew a tile matters only while it is held: the key stays canonical. */
+            uint32_t nd = s->stock_at[t] >= 0 ? drawers & ~(3u << (2 * s->stock_at[t])) : drawers;
+            r = mx(s, nu, nd, nb, q, pos, p, child_limit, vec);
+        }
+        s->hands[p] = h;
+        s->hp[p] = pt;
+        if (r < 0) return -1;
+        if (r == 0) continue; /* worse for this seat than its best so far */
+        vec[mine] = (int16_t)(vec[mine] + mv[k].gain);
+        if (!have || better(vec, best, mine, s->sides)) {
+            memcpy(best, vec, sizeof best);
+            have = 1;
+            if (single) {
+                int own = best[mine], top = best[0];
+                for (int w = 1; w < s->sides; w++)
+                    if (best[w] > top) top = best[w];
+                if (prune && (own > 0 ? -own : top) < limit) return 0;
+                if (own > 0 && own >= ceiling) break; /* the most there is */
+                child_limit = own > 0 ? own : -top;
+            }
+        }
+    }
+    store(s, line, key, best);
+    memcpy(out, best, sizeof best);
+    return 1;
+}
+
+/* --- the Python type ----------------------------------------------------------- */
+
+static int read_ints(PyObject *seq, int *dst, Py_ssize_t most, const char *what, Py_ssize_t *len) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (f == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n > most) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: at most %zd numbers", what, most);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        dst[i] = (int)x;
+    }
+    Py_DECREF(f);
+    if (len) *len = n;
+    return 0;
+}
+
+static void Search_dealloc(Search *self) {
+    Py_XDECREF(self->block);
+    free(self->table);
+    PyMem_Free(self->blocked);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Search_init(Search *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"side", "losers", "fives", "high", "low", "pips", "suits",
+                            "stock", "round5", "block", "capacity", NULL};
+    PyObject *side, *losers, *high, *low, *pips, *suits, *stock, *round5, *block;
+    int fives;
+    unsigned long long capacity;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOpOOOOOOOK", names, &side, &losers, &fives,
+                                     &high, &low, &pips, &suits, &stock, &round5, &block,
+                                     &capacity))
+        return -1;
+    Py_ssize_t seats, n, nst, nr;
+    int suit_i[8] = {0};
+    if (read_ints(side, self->side, 4, "side", &seats) < 0 ||
+        read_ints(losers, self->losers, 4, "losers", &n) < 0 ||
+        read_ints(high, self->hi, NT, "high", NULL) < 0 ||
+        read_ints(low, self->lo, NT, "low", NULL) < 0 ||
+        read_ints(pips, self->pips, NT, "pips", NULL) < 0 ||
+        read_ints(suits, suit_i, 7, "suits", NULL) < 0 ||
+        read_ints(stock, self->stock, NT, "stock", &nst) < 0 ||
+        read_ints(round5, self->round5, 1024, "round5", &nr) < 0)
+        return -1;
+    if (seats < 2 || n != seats || !PyCallable_Check(block)) {
+        PyErr_SetString(PyExc_ValueError, "one side and one loser mask per seat, a callable block");
+        return -1;
+    }
+    self->seats = (int)seats;
+    self->sides = 0;
+    for (int k = 0; k < seats; k++)
+        if (self->side[k] + 1 > self->sides) self->sides = self->side[k] + 1;
+    self->fives = fives;
+    self->nstock = (int)nst;
+    for (int k = 0; k < 7; k++) self->suit[k] = (uint32_t)suit_i[k];
+    self->suit[7] = 0;
+    self->stock_rest[nst] = 0;
+    for (int t = 0; t < NT; t++) self->stock_at[t] = -1;
+    for (Py_ssize_t k = 0; k < nst; k++) {
+        if (self->stock[k] < 0 || self->stock[k] >= NT) {
+            PyErr_SetString(PyExc_ValueError, "a stock tile is a tile index");
+            return -1;
+        }
+        self->stock_at[self->stock[k]] = (int)k;
+    }
+    for (Py_ssize_t k = nst - 1; k >= 0; k--)
+        self->stock_rest[k] = self->stock_rest[k + 1] + self->pips[self->stock[k]];
+    Py_INCREF(block);
+    Py_XSETREF(self->block, block);
+    if (!fives && 41 + 2 * nst > 63) {
+        PyErr_SetString(PyExc_ValueError, "a stock of more than 11 tiles does not fit the key");
+        return -1;
+    }
+    if (fives && nst) {
+        PyErr_SetString(PyExc_ValueError, "Fives with a stock does not fit the key");
+        return -1;
+    }
+    uint64_t size = WAYS;
+    while (size < capacity) size <<= 1;
+    free(self->table);
+    self->table = NULL;
+    void *mem = NULL;
+    size_t bytes = size * sizeof(Entry);
+    /* Huge pages where the system gives them: every probe lands on a random page, and
+     * with 4 KiB pages most of them also miss the TLB. */
+    size_t align = bytes >= (2u << 20) ? (2u << 20) : 64;
+    if (posix_memalign(&mem, align, bytes) != 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+#ifdef MADV_HUGEPAGE
+    if (align > 64) madvise(mem, bytes, MADV_HUGEPAGE);
+#endif
+    self->table = mem;
+    memset(self->table, 0, bytes);
+    PyMem_Free(self->blocked);
+    self->blocked = PyMem_Calloc(BLOCK_SLOTS, sizeof(Entry));
+    if (self->blocked == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->mask = size - 1;
+    self->stored = self->nodes = 0;
+    return 0;
+}
+
+static PyObject *Search_solve(Search *self, PyObject *args) {
+    PyObject *hands;
+    unsigned int board, drawers;
+    int p, pos;
+    unsigned long long most = 0;
+    if (!PyArg_ParseTuple(args, "OIIii|K", &hands, &board, &drawers, &p, &pos, &most))
+        return NULL;
+    int h[4] = {0, 0, 0, 0};
+    Py_ssize_t n;
+    if (read_ints(hands, h, 4, "hands", &n) < 0) return NULL;
+    if (n != self->seats || p < 0 || p >= self->seats || pos < 0 || pos > self->nstock) {
+        PyErr_SetString(PyExc_ValueError, "one hand per seat, a seat to move, a stock position");
+        return NULL;
+    }
+    uint32_t u = 0;
+    for (int k = 0; k < 4; k++) {
+        self->hands[k] = (uint32_t)h[k];
+        u |= (uint32_t)h[k];
+        self->hp[k] = 0;
+        for (int t = 0; t < NT; t++)
+            if (h[k] >> t & 1) self->hp[k] += self->pips[t];
+    }
+    int16_t out[4];
+    self->node_limit = most ? self->nodes + most : 0;
+    int r = mx(self, u, drawers, canonical(board, self->fives), p, pos, -1, NEG_INF, out);
+    if (r < 0) return NULL;
+    PyObject *tup = PyTuple_New(self->sides);
+    if (tup == NULL) return NULL;
+    for (int k = 0; k < self->sides; k++) PyTuple_SET_ITEM(tup, k, PyLong_FromLong(out[k]));
+    return tup;
+}
+
+static PyObject *Search_place(Search *self, PyObject *args) {
+    unsigned int board;
+    int t, end;
+    if (!PyArg_ParseTuple(args, "Iii", &board, &t, &end)) return NULL;
+    if (t < 0 || t >= NT || end < 0 || end > 3) {
+        PyErr_SetString(PyExc_ValueError, "a tile index and an end");
+        return NULL;
+    }
+    uint32_t nb = place(self, board, t, end);
+    return Py_BuildValue("Ii", canonical(nb, self->fives), self->fives ? fives_count(nb) : 0);
+}
+
+static PyObject *Search_clear(Search *self, PyObject *unused) {
+    memset(self->table, 0, (self->mask + 1) * sizeof(Entry));
+    self->stored = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_get_stored(Search *self, void *unused) {
+    return PyLong_FromUnsignedLongLong(self->stored);
+}
+
+static PyObject *Search_get_nodes(Search *self, void *unused) {
+    return PyLong_FromUnsignedLongLong(self->nodes);
+}
+
+static PyObject *Search_get_blocks(Search *self, void *unused) {
+    return PyLong_FromUnsignedLongLong(self->blocks);
+}
+
+static PyObject *Search_get_capacity(Search *self, void *unused) {
+    return PyLong_FromUnsignedLongLong(self->mask + 1);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"solve", (PyCFunction)Search_solve, METH_VARARGS,
+     "solve(hands, board, drawers, seat, stock_pos, most=0) -> future points per side;\n"
+     "TooLong once more than ``most`` positions were visited (0: no limit)"},
+    {"place", (PyCFunction)Search_place, METH_VARARGS,
+     "place(board, tile, end) -> (canonical board, Fives count)"},
+    {"clear", (PyCFunction)Search_clear, METH_NOARGS, "forget every kept position"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"stored", (getter)Search_get_stored, NULL, "positions kept", NULL},
+    {"nodes", (getter)Search_get_nodes, NULL, "positions visited", NULL},
+    {"blocks", (getter)Search_get_blocks, NULL, "blocked positions valued", NULL},
+    {"capacity", (getter)Search_get_capacity, NULL, "most positions kept", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ledger.analysis._maxn.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Max-n search of one deal (see solver.py).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_maxn", "Max-n search of one deal, in C.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__maxn(void) {
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    TooLong = PyErr_NewException("ledger.analysis._maxn.TooLong", NULL, NULL);
+    if (TooLong == NULL || PyModule_AddObject(m, "TooLong", TooLong) < 0) {
+        Py_XDECREF(TooLong);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(TooLong);
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

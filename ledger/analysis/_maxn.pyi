@@ -1,0 +1,16 @@
+from collections.abc import Callable, Sequence
+
+class Search:
+    stored: int
+    nodes: int
+    blocks: int
+    capacity: int
+    def __init__(self, side: Sequence[int], losers: Sequence[int], fives: bool,
+                 high: Sequence[int], low: Sequence[int], pips: Sequence[int],
+                 suits: Sequence[int], stock: Sequence[int], round5: Sequence[int],
+                 block: Callable[..., tuple[int, ...]], capacity: int) -> None: ...
+    def solve(self, hands: Sequence[int], board: int, drawers: int, seat: int,
+              stock_pos: int, most: int = 0) -> tuple[int, ...]: ...
+    def place(self, board: int, tile: int, end: int) -> tuple[int, int]: ...
+    def clear(self) -> None: ...
+class TooLong(Exception): ...

@@ -1,0 +1,350 @@
+"""Deal analyses off the request: one job per (match, stored head, deal), in worker processes.
+
+Solving a deal can take from milliseconds to minutes of CPU, so a request never
+waits for it. ``AnalysisJobs.ask`` answers at once with the body when it is known
+(kept in memory, else in the store's ``analyses`` table, ``ledger.store.analyses``)
+or with ``Pending`` (done / total positions) while a job works it out; a second
+request for the same key joins the running job. Jobs queue for ``workers``
+processes (web.analysis_worker, started with the "spawn" context so nothing of the
+server's threads or database connections is copied into them). The worker gets the
+match's table and events from the request, so it never opens the database; results
+are written to the store here, in a short transaction of their own.
+
+Time: the worker stops solving after ``seconds`` (positions left out with a note:
+the deal could not be solved in time). A worker still busy ``kill_after`` seconds
+after it started (a single position that runs on) is killed, and a fresh one works
+out the deal's shape with nothing solved, to say so. Such late answers are kept in
+memory only: another start tries again. A failure (the analysis raised, the worker
+died) is the answer to every request for that key until it is forgotten.
+
+"spawn" starts each worker by importing the main module of the server's process: a
+script that runs the app must keep its own work under ``if __name__ == "__main__"``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
+
+from ledger.store import analyses, db
+from ledger.store.analyses import Head
+from web.analysis_worker import Worker
+from web.deal_analysis import VERSION, Task, late
+from web.matchdata import ReplayUnavailable, load_match
+
+log = logging.getLogger(__name__)
+
+POLL = 0.1           # seconds between looks at the clock while a worker is busy
+GIVE_UP = 60.0       # the run after a kill: the deal's shape only, nothing solved
+SECONDS = 120.0      # the time limit per deal unless the settings say otherwise
+ENV_SECONDS = "DOMINO_LEDGER_ANALYSIS_SECONDS"
+ENV_WORKERS = "DOMINO_LEDGER_ANALYSIS_WORKERS"
+
+
+class AnalysisError(Exception):
+    """A deal's analysis cannot be given (the app's error handler answers with it)."""
+
+    code = "analysis-failed"
+    status = 500
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class DealNotFound(AnalysisError):
+    code = "deal-not-found"
+    status = 404
+
+    @classmethod
+    def of(cls, match_id: int, deal: int) -> DealNotFound:
+        return cls(f"match {match_id} has no deal {deal + 1} that can be analysed")
+
+
+class AnalysisBusy(AnalysisError):
+    code = "analysis-busy"
+    status = 503
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    seconds: float = SECONDS           # per deal: what is not solved by then is left out
+    kill_after: float | None = None    # a worker busy this long is killed (None: 2x + 10 s)
+    workers: int = 1                   # processes solving at once
+    waiting: int = 64                  # jobs that may wait for a worker
+    kept: int = 64                     # answers kept in memory
+
+    @property
+    def kill_seconds(self) -> float:
+        return self.kill_after if self.kill_after is not None else 2 * self.seconds + 10
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """$DOMINO_LEDGER_ANALYSIS_SECONDS and $DOMINO_LEDGER_ANALYSIS_WORKERS, else the
+        defaults (one worker on a machine of two cores, two on more: the server keeps one)."""
+        env = os.environ if environ is None else environ
+        cores = os.cpu_count() or 1
+        workers = int(env.get(ENV_WORKERS) or max(1, min(2, cores - 1)))
+        return cls(seconds=float(env.get(ENV_SECONDS) or SECONDS), workers=max(1, workers))
+
+
+Key = tuple[int, int, Head]  # match, deal (0-based), the match's last event
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A job not finished yet: ``done`` of ``total`` positions solved (0 of 0: waiting)."""
+
+    status: str          # "queued" or "running"
+    done: int
+    total: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "done": self.done, "total": self.total}
+
+
+@dataclass
+class Job:
+    key: Key
+    task: Task
+    state: str = "queued"      # queued, running, done, failed
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    finished: threading.Event = field(default_factory=threading.Event)
+
+    def pending(self) -> Pending:
+        return Pending("running" if self.state == "running" else "queued", self.done,
+                       self.total)
+
+
+class AnalysisJobs:
+    """The app's analysis jobs, their workers and the answers kept in memory."""
+
+    def __init__(self, engine: Engine, settings: Settings | None = None) -> None:
+        self.engine = engine
+        self.settings = settings or Settings()
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._jobs: dict[Key, Job] = {}          # queued or running
+        self._queue: deque[Job] = deque()
+        self._answers: OrderedDict[Key, dict[str, Any]] = OrderedDict()
+        self._failed: OrderedDict[Key, AnalysisError] = OrderedDict()
+        self._threads: list[threading.Thread] = []
+        self._workers: list[Worker] = []
+        self._closing = False
+        self.started = 0   # jobs started (a request that joined one does not count)
+        self.killed = 0    # workers killed for running over the time
+        self.recent: deque[Job] = deque(maxlen=self.settings.kept)  # the last jobs finished
+
+    # --- asking ----------------------------------------------------------------------
+
+    def ask(self, conn: Connection, match_id: int, deal: int) -> dict[str, Any] | Pending:
+        """The body of ``deal`` (0-based) of the match as stored now, or how far its job is.
+
+        ``conn`` reads the match's head and, for a new job, its events, in one transaction.
+        """
+        at = analyses.head(conn, match_id)
+        if at is None:
+            raise DealNotFound.of(match_id, deal)
+        key = (match_id, deal, at)
+        with self._lock:
+            known = self._known(key)
+        if known is not None:
+            return known
+        body = analyses.get(conn, match_id, deal, at, VERSION)
+        if body is not None:
+            with self._lock:
+                self._keep(key, body)
+            return body
+        return self.submit(key, _task(conn, match_id, deal))
+
+    def submit(self, key: Key, task: Task) -> dict[str, Any] | Pending:
+        """Start the job of ``key`` with ``task`` unless it is known or running already
+        (then: that answer, or the running job's progress)."""
+        with self._lock:
+            known = self._known(key)
+            if known is not None:
+                return known
+            if self._closing:
+                raise AnalysisBusy("the server is stopping; ask again")
+            if len(self._queue) >= self.settings.waiting:
+                raise AnalysisBusy(f"{len(self._queue)} deals are waiting to be analysed; "
+                                   "ask again later")
+            job = Job(key, task)
+            self._jobs[key] = job
+            self._queue.append(job)
+            self.started += 1
+            self._start()
+            self._wake.notify()
+            return job.pending()
+
+    def job(self, match_id: int, deal: int, at: Head) -> Job | None:
+        """The job of a key while it is queued or running (None: none)."""
+        with self._lock:
+            return self._jobs.get((match_id, deal, at))
+
+    def _known(self, key: Key) -> dict[str, Any] | Pending | None:
+        hit = self._answers.get(key)
+        if hit is not None:
+            self._answers.move_to_end(key)
+            return hit
+        failed = self._failed.get(key)
+        if failed is not None:
+            raise type(failed)(failed.message)  # a fresh one for each asker
+        job = self._jobs.get(key)
+        return None if job is None else job.pending()
+
+    def _keep(self, key: Key, body: dict[str, Any]) -> None:
+        self._answers[key] = body
+        self._answers.move_to_end(key)
+        while len(self._answers) > self.settings.kept:
+            self._answers.popitem(last=False)
+
+    # --- the workers -----------------------------------------------------------------
+
+    def _start(self) -> None:
+        """Start the worker threads (their processes start with their first job)."""
+        if self._threads:
+            return
+        for n in range(max(1, self.settings.workers)):
+            worker = Worker()
+            thread = threading.Thread(target=self._serve, args=(worker,), daemon=True,
+                                      name=f"analysis-jobs-{n}")
+            self._workers.append(worker)
+            self._threads.append(thread)
+            thread.start()
+
+    def close(self) -> None:
+        """Stop every worker (jobs still queued or running are dropped)."""
+        with self._lock:
+            self._closing = True
+            self._wake.notify_all()
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(timeout=10)
+        for worker in self._workers:
+            worker.stop()
+
+    def _serve(self, worker: Worker) -> None:
+        while True:
+            with self._lock:
+                while not self._queue and not self._closing:
+                    self._wake.wait()
+                if self._closing:
+                    return
+                job = self._queue.popleft()
+                job.state = "running"
+            try:
+                self._run(worker, job)
+            except Exception as exc:  # never leave a job hanging: its askers get the error
+                log.exception("analysis job %s failed", job.key[:2])
+                self._fail(job, AnalysisError(f"the analysis failed: {exc}"))
+
+    def _run(self, worker: Worker, job: Job) -> None:
+        s = self.settings
+        got = self._attempt(worker, job, s.seconds, s.kill_seconds)
+        if got[0] == "killed":
+            with self._lock:
+                self.killed += 1
+            log.warning("analysis of match %s deal %s ran over %.0f s: worker killed",
+                        job.key[0], job.key[1] + 1, s.kill_seconds)
+            got = self._attempt(worker, job, 0.0, GIVE_UP)
+            if got[0] == "done":
+                got = ("done", got[1], True)
+            elif got[0] == "killed":
+                got = ("failed", f"it could not be solved in time (the limit is "
+                                 f"{s.seconds:g} s)")
+        if got[0] == "closing":
+            return
+        if got[0] == "done":
+            body, stopped = got[1], bool(got[2])
+            if body is None:
+                self._fail(job, DealNotFound.of(job.key[0], job.key[1]))
+                return
+            if stopped:
+                body = late(body, s.seconds)
+            with self._lock:
+                self._keep(job.key, body)
+                self._jobs.pop(job.key, None)
+                job.state = "done"
+                self.recent.append(job)
+            if not stopped:  # served from memory meanwhile
+                self._store(job.key, body)
+            job.finished.set()
+            return
+        self._fail(job, AnalysisError(f"the analysis of deal {job.key[1] + 1} failed: "
+                                      f"{got[1]}"))
+
+    def _attempt(self, worker: Worker, job: Job, seconds: float, kill_after: float
+                 ) -> tuple[Any, ...]:
+        """One run of the job in the worker: its last message, ("killed",) or ("closing",)."""
+        try:
+            pipe = worker.ready()
+            pipe.send((job.task, seconds))
+        except (OSError, EOFError, ValueError) as exc:
+            worker.stop()
+            return ("failed", f"the worker could not be started ({exc})")
+        deadline = time.monotonic() + kill_after
+        while True:
+            if self._closing:
+                return ("closing",)
+            # The clock first: a worker past its time is killed whatever it would say next.
+            left = deadline - time.monotonic()
+            if left <= 0:
+                worker.stop()
+                return ("killed",)
+            try:
+                if not pipe.poll(min(POLL, left)):
+                    continue
+                message = pipe.recv()
+            except (EOFError, OSError):
+                code = worker.stop()
+                return ("failed", f"the worker process ended (exit code {code})")
+            if message[0] != "progress":
+                return tuple(message)
+            with self._lock:
+                job.done = max(job.done, int(message[1]))
+                job.total = max(job.total, int(message[2]))
+
+    def _fail(self, job: Job, error: AnalysisError) -> None:
+        with self._lock:
+            self._failed[job.key] = error
+            while len(self._failed) > self.settings.kept:
+                self._failed.popitem(last=False)
+            self._jobs.pop(job.key, None)
+            job.state = "failed"
+            job.error = error.message
+            self.recent.append(job)
+        job.finished.set()
+
+    def _store(self, key: Key, body: dict[str, Any]) -> None:
+        match_id, deal, at = key
+        try:
+            with db.writing(self.engine) as session:
+                analyses.put(db.write_connection(session), match_id, deal, at, VERSION, body)
+                session.commit()
+        except Exception:  # the answer is served from memory all the same
+            log.exception("could not keep the analysis of match %s deal %s", match_id,
+                          deal + 1)
+
+
+def _task(conn: Connection, match_id: int, deal: int) -> Task:
+    match = load_match(conn, match_id, everything=True)
+    if match.replay is None or match.rules is None:
+        raise ReplayUnavailable(match_id, match.header.preset)
+    h = match.header
+    task = Task(match_id, deal, h.preset, dict(h.options), tuple(h.seats),
+                tuple(match.replay.events))
+    if deal >= task.dealt:
+        raise DealNotFound.of(match_id, deal)
+    return task

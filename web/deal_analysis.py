@@ -1,0 +1,106 @@
+"""One deal's analysis as the replay's Analysis panel reads it: the route's JSON body.
+
+The deal's review (``DealReview.to_dict()``: the best-play outcome, every decision
+with its options and what the move played lost), the swing chart (a Plotly figure),
+and, per step of the deal, the position's best-play outcome and what each seat knew.
+Steps are the replay's: step ``s`` is the table after ``s`` events, so a move at
+event ``e`` is shown at step ``e + 1``.
+
+``build`` works it out (in a worker process: web.analysis_worker) from a ``Task``,
+the match's table and recorded events; the body is kept as it is (in memory and in
+the store) with the swing chart's sentences as phrases, and ``worded`` puts them in
+the reader's language when it is served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.analysis.knowledge import iter_knowledge
+from ledger.analysis.review import DealReview, Progress, Stop, review_match
+from ledger.analysis.solver import MAX_NODES, MAX_POSITIONS
+from ledger.analysis.swing import side_names, swing_source, word_figure
+from ledger.events import Dealt, Event
+from ledger.i18n import Language
+from ledger.rules import make_rules
+
+# The kept answers hold for this version only: bump the number whenever the answers could
+# change (the solver's values or what it leaves out, or this body's shape). The solver's
+# limits are part of it: what is "too large to solve" depends on them.
+VERSION = f"1/{MAX_POSITIONS}/{MAX_NODES}"
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """What a worker needs to analyse one deal (picklable: it crosses to another process)."""
+
+    match_id: int
+    deal: int                       # 0-based, as the review counts deals
+    preset: str
+    options: Mapping[str, Any]
+    seats: tuple[str, ...]
+    events: tuple[Event | None, ...]
+
+    @property
+    def dealt(self) -> int:
+        """How many deal events the record has: no deal past them can be analysed."""
+        return sum(1 for ev in self.events if isinstance(ev, Dealt))
+
+
+def build(task: Task, progress: Progress | None = None, stop: Stop | None = None
+          ) -> dict[str, Any] | None:
+    """The body for ``task``'s deal (None: the record has no such deal to analyse)."""
+    rules = make_rules(task.preset, len(task.seats), dict(task.options))
+    reviews = review_match(rules, task.events, deals=[task.deal], progress=progress, stop=stop)
+    review = next((r for r in reviews if r.deal == task.deal), None)
+    if review is None:
+        return None
+    knowledge = []
+    for k in iter_knowledge(rules, task.events):
+        if k.deal is not None and k.deal > task.deal:
+            break
+        if k.deal == task.deal:
+            knowledge.append(k.to_dict())
+    seats = task.seats
+    return {
+        **review.to_dict(),
+        "match": task.match_id,
+        "number": task.deal + 1,
+        "seats": list(seats),
+        "sides": side_names(rules, seats),
+        "side_of": [rules.side_of(s) for s in range(len(seats))],
+        "first_step": review.event + 1,
+        "steps": _steps(review),
+        "mistakes": [{"step": d.event + 1, "event": d.event, "seat": d.seat,
+                      "played": d.played, "lost": d.lost} for d in review.mistakes],
+        "swing": swing_source(review, rules, seats),
+        "knowledge": knowledge,
+    }
+
+
+def late(body: Mapping[str, Any], seconds: float) -> dict[str, Any]:
+    """A body whose positions were left out at the time limit, saying so."""
+    said = f"the deal could not be solved in time (the limit is {seconds:g} s)"
+    note = body.get("note")
+    return {**body, "note": f"{said}; {note}" if note else said, "late": True}
+
+
+def worded(body: Mapping[str, Any], lang: Language) -> dict[str, Any]:
+    """The body as served: the swing chart's sentences in ``lang``."""
+    return {**body, "swing": word_figure(body["swing"], lang)}
+
+
+def _steps(review: DealReview) -> list[dict[str, Any]]:
+    """The deal's positions by replay step: the start, then after every move."""
+    out: list[dict[str, Any]] = [{"step": review.event + 1, "event": review.event, "seat": None,
+                                  "move": None, "best": _vec(review.best), "lost": 0}]
+    for s in review.steps:
+        out.append({"step": s.event + 1, "event": s.event, "seat": s.seat, "move": s.move,
+                    "best": _vec(s.outcome), "lost": s.lost})
+    return out
+
+
+def _vec(outcome: Sequence[int] | None) -> list[int] | None:
+    return None if outcome is None else list(outcome)
