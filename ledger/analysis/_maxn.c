@@ -59,6 +59,7 @@ typedef struct {
     int round5[1024];
     PyObject *block;
     Entry *table;
+    size_t table_bytes;
     Entry *blocked; /* block values by hands: the rules' hook is Python, and slow */
     uint64_t mask;
     uint64_t stored, nodes, blocks;
@@ -392,9 +393,44 @@ static int read_ints(PyObject *seq, int *dst, Py_ssize_t most, const char *what,
     return 0;
 }
 
+/* The table's memory: fresh zero pages from the system, so that a deal that keeps few
+ * positions costs little, and huge pages where the system gives them (every probe lands
+ * on a random page; with 4 KiB pages most of them would also miss the TLB). */
+static int take_table(Search *self, size_t bytes) {
+#ifdef __linux__
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) {
+        PyErr_NoMemory();
+        return -1;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(mem, bytes, MADV_HUGEPAGE);
+#endif
+#else
+    void *mem = calloc(1, bytes);
+    if (mem == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+#endif
+    self->table = mem;
+    self->table_bytes = bytes;
+    return 0;
+}
+
+static void release_table(Search *self) {
+    if (self->table == NULL) return;
+#ifdef __linux__
+    munmap(self->table, self->table_bytes);
+#else
+    free(self->table);
+#endif
+    self->table = NULL;
+}
+
 static void Search_dealloc(Search *self) {
     Py_XDECREF(self->block);
-    free(self->table);
+    release_table(self);
     PyMem_Free(self->blocked);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -455,22 +491,8 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     }
     uint64_t size = WAYS;
     while (size < capacity) size <<= 1;
-    free(self->table);
-    self->table = NULL;
-    void *mem = NULL;
-    size_t bytes = size * sizeof(Entry);
-    /* Huge pages where the system gives them: every probe lands on a random page, and
-     * with 4 KiB pages most of them also miss the TLB. */
-    size_t align = bytes >= (2u << 20) ? (2u << 20) : 64;
-    if (posix_memalign(&mem, align, bytes) != 0) {
-        PyErr_NoMemory();
-        return -1;
-    }
-#ifdef MADV_HUGEPAGE
-    if (align > 64) madvise(mem, bytes, MADV_HUGEPAGE);
-#endif
-    self->table = mem;
-    memset(self->table, 0, bytes);
+    release_table(self);
+    if (take_table(self, size * sizeof(Entry)) < 0) return -1;
     PyMem_Free(self->blocked);
     self->blocked = PyMem_Calloc(BLOCK_SLOTS, sizeof(Entry));
     if (self->blocked == NULL) {

@@ -39,7 +39,7 @@ winner, which bounds what the parent can get).
 
 Max-n in C: with three or four sides the search runs in ``_maxn.c`` (built at install;
 the Python max-n below serves an install without a C compiler and the tests compare
-the two). Its table keeps exact values in a fixed room of ``budget`` slots and drops
+the two). Its table keeps exact values in a fixed room of ``native_slots`` and drops
 the cheapest to search again when full, so memory is bounded and nothing is guessed;
 what stops it is ``max_nodes``, the positions one search may visit (a count, not a
 clock, so every run answers the same). Beyond it the position is reported too large.
@@ -117,6 +117,10 @@ MAX_POSITIONS = 1_500_000
 # does: one position may visit at most this many positions (about 5-15 s), after which it
 # is too large. The count, not a clock, so that every run gives the same answer.
 MAX_NODES = 40_000_000
+# Room of the C max-n's table (16 bytes a position: 128 MiB, taken once positions are kept): a
+# full table drops values and searches them again, which costs a 4-seat Fives deal about
+# twice the visits with a quarter of this room.
+NATIVE_SLOTS = 1 << 23
 
 
 def _code(board: int, gain: int, tile: int) -> int:
@@ -351,10 +355,12 @@ class DealSolver:
     """
 
     def __init__(self, start: State, budget: int = MAX_POSITIONS,
-                 native: bool | None = None, max_nodes: int = MAX_NODES) -> None:
+                 native: bool | None = None, max_nodes: int = MAX_NODES,
+                 native_slots: int = NATIVE_SLOTS) -> None:
         rules = start.rules
         self.budget = budget
         self.max_nodes = max_nodes
+        self._native_slots = native_slots
         if native and _NativeSearch is None:
             raise RuntimeError("the C max-n search was not built (no C compiler at install)")
         self._use_native = native is not False and _NativeSearch is not None
@@ -924,7 +930,7 @@ class DealSolver:
                 fives=fives, high=tuple(t.high for t in ALL_TILES),
                 low=tuple(t.low for t in ALL_TILES), pips=PIPS, suits=tuple(SUIT_MASK[:7]),
                 stock=stock, round5=tuple(round_to_five(x) for x in range(PIPS_TOTAL + 1)),
-                block=native_block, capacity=budget)
+                block=native_block, capacity=self._native_slots)
 
 
 # --- the fast path: two sides, two ends, no stock, no Fives -----------------------------

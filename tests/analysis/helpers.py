@@ -163,3 +163,21 @@ def events_of(objs: Sequence[dict[str, Any]], seats: int) -> list[Event]:
 
 __all__ = ["Played", "after", "brute", "brute_options", "endgame", "events_of",
            "match_states", "maxn_preference", "play", "position", "result_of"]
+
+
+def assert_left_out_not_guessed(small: Any, full: Any) -> None:
+    """``small``, a deal review with its start left out, holds only ``full``'s values.
+
+    Some positions (the last ones at least) are solved, not all, and every value and
+    decision given is the one of the review that solved everything.
+    """
+    assert small.best is None and full.best is not None and full.note is None
+    solved = [s for s in small.steps if s.outcome is not None]
+    assert solved and len(solved) < len(small.steps)
+    assert small.steps[-1].outcome == full.steps[-1].outcome
+    by_event = {s.event: s for s in full.steps}
+    for s in solved:
+        assert s.outcome == by_event[s.event].outcome
+    full_decisions = {d.event: d for d in full.decisions}
+    for d in small.decisions:
+        assert d == full_decisions[d.event]

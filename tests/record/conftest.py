@@ -7,9 +7,6 @@ and so does a JavaScript error on any page.
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,16 +14,11 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-import uvicorn
 
 # The store suite's fixtures: ``engine`` is a fresh ledger on SQLite and on PostgreSQL.
 from tests.store.conftest import backend, engine, schemas, url  # noqa: F401
+from tests.web.webtest_support import SCREENSHOTS, serving
 
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 LAPTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}  # a common phone, in CSS pixels
 
@@ -37,33 +29,14 @@ class Server:
     db_url: str
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     from web.app import create_app
 
     db_url = f"sqlite:///{tmp_path_factory.mktemp('record') / 'ledger.db'}"
-    port = _free_port()
-    config = uvicorn.Config(create_app(db_url), host="127.0.0.1", port=port,
-                            log_level="warning", lifespan="on")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield Server(f"http://127.0.0.1:{port}", db_url)
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
+    with serving(create_app(db_url)) as address:
+        yield Server(address, db_url)
 
 
 # `browser` (one Playwright session for the whole run) is in tests/conftest.py.

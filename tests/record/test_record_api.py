@@ -19,8 +19,9 @@ from ledger.rules import make_rules
 from ledger.store.db import open_db, read_session, writing
 from ledger.store.importer import import_file
 from ledger.store.verify import verify_match
-from tests.record.conftest import ROOT, Server
+from tests.record.conftest import Server
 from tests.record.helpers import stored
+from tests.web.webtest_support import ROOT
 
 Api = Callable[..., Any]
 
