@@ -10,6 +10,10 @@ event ``e`` is shown at step ``e + 1``.
 the match's table and recorded events; the body is kept as it is (in memory and in
 the store) with the swing chart's sentences as phrases, and ``worded`` puts them in
 the reader's language when it is served.
+
+A deal's ``note`` (why it is not, or not fully, analysed) stays the English sentence;
+``note_phrases`` holds its parts as phrases (``{"phrase", "params"}``, the swing chart's
+form), and the served body adds ``note_worded``, the note in the reader's language.
 """
 
 from __future__ import annotations
@@ -23,13 +27,14 @@ from ledger.analysis.review import DealReview, Progress, Stop, review_match
 from ledger.analysis.solver import MAX_NODES, MAX_POSITIONS
 from ledger.analysis.swing import side_names, swing_source, word_figure
 from ledger.events import Dealt, Event
-from ledger.i18n import Language
+from ledger.i18n import Language, Phrase
+from ledger.i18n.phrases import clauses, phrase_from_json, phrase_to_json
 from ledger.rules import make_rules
 
 # The kept answers hold for this version only: bump the number whenever the answers could
 # change (the solver's values or what it leaves out, or this body's shape). The solver's
 # limits are part of it: what is "too large to solve" depends on them.
-VERSION = f"1/{MAX_POSITIONS}/{MAX_NODES}"
+VERSION = f"2/{MAX_POSITIONS}/{MAX_NODES}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +69,11 @@ def build(task: Task, progress: Progress | None = None, stop: Stop | None = None
         if k.deal == task.deal:
             knowledge.append(k.to_dict())
     seats = task.seats
+    notes = {} if review.note is None else {
+        "note_phrases": [phrase_to_json(p) for p in review.note_phrases]}
     return {
         **review.to_dict(),
+        **notes,
         "match": task.match_id,
         "number": task.deal + 1,
         "seats": list(seats),
@@ -82,14 +90,22 @@ def build(task: Task, progress: Progress | None = None, stop: Stop | None = None
 
 def late(body: Mapping[str, Any], seconds: float) -> dict[str, Any]:
     """A body whose positions were left out at the time limit, saying so."""
-    said = f"the deal could not be solved in time (the limit is {seconds:g} s)"
+    said = Phrase("the deal could not be solved in time (the limit is {seconds} s)",
+                  seconds=f"{seconds:g}")
     note = body.get("note")
-    return {**body, "note": f"{said}; {note}" if note else said, "late": True}
+    return {**body, "note": f"{said}; {note}" if note else str(said),
+            "note_phrases": [phrase_to_json(said), *body.get("note_phrases", ())],
+            "late": True}
 
 
 def worded(body: Mapping[str, Any], lang: Language) -> dict[str, Any]:
-    """The body as served: the swing chart's sentences in ``lang``."""
-    return {**body, "swing": word_figure(body["swing"], lang)}
+    """The body as served: the swing chart's sentences and the note in ``lang``."""
+    out = {**body, "swing": word_figure(body["swing"], lang)}
+    if body.get("note") is not None:
+        phrases = [p for p in map(phrase_from_json, body.get("note_phrases", ())) if p]
+        note = clauses(phrases)
+        out["note_worded"] = lang.word(note) if note is not None else body["note"]
+    return out
 
 
 def _steps(review: DealReview) -> list[dict[str, Any]]:

@@ -15,6 +15,9 @@ scores) ends the deal with under best play from there, Fives scores included;
 actually gave. A deal that cannot be analysed has ``best`` null and a ``note``
 (so has a position too large to solve exactly: see ``ledger.analysis.solver``).
 
+The text output (not ``--json``, whose notes stay English) is in the language of
+``--lang``, else of the locale, as ``audit``'s is.
+
 Exit status: 0 analysed; 1 the audit finds errors in the record (the analysis is
 still printed) or ``--deal`` names no deal; 2 the input cannot be read.
 """
@@ -33,7 +36,10 @@ from ledger.analysis.review import DealReview, iter_reviews
 from ledger.analysis.solver import MAX_NODES
 from ledger.analysis.swing import side_names, swing_figure
 from ledger.audit import audit_record
+from ledger.engine.moves import Move
 from ledger.formats.reader import MatchRecord, ReadError, parse_match, read_matches
+from ledger.i18n import ENGLISH, Language, Phrase, add_lang_option, chosen_language
+from ledger.i18n.phrases import N_, Worded, clauses
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
 
@@ -66,22 +72,24 @@ def register(subparsers: Any) -> None:
                    help="with three or four seats each for himself: the most positions the "
                         "search of one position may visit before it is left out as too "
                         f"large (default {MAX_NODES:,}, about 5-15 s; 0: no limit)")
+    add_lang_option(p)
     p.set_defaults(func=cmd_analyse)
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
+    lang = chosen_language(args)
     if args.deal is not None and args.deal < 0:
-        print("domino-ledger: --deal counts deals from 0", file=sys.stderr)
+        print("domino-ledger: " + lang.say("--deal counts deals from 0"), file=sys.stderr)
         return EXIT_UNREADABLE
     if args.search_limit < 0:
-        print("domino-ledger: --search-limit is a number of positions, 0 or more",
+        print("domino-ledger: " + lang.say("--search-limit is a number of positions, 0 or more"),
               file=sys.stderr)
         return EXIT_UNREADABLE
     out = sys.stdout
     code = EXIT_OK
     try:
         for record in records(args.match, args.db):
-            code = max(code, _analyse_one(record, args, out))
+            code = max(code, _analyse_one(record, args, out, lang))
     except AnalyseError as exc:
         print(f"domino-ledger: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -131,7 +139,8 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
     return parse_match(match_object(match, rows), path=f"match {match_id}")
 
 
-def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any) -> int:
+def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,
+                 lang: Language = ENGLISH) -> int:
     where = record.where
     header = record.header
     if header is None:
@@ -148,7 +157,7 @@ def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any) -> int
     deals = None if args.deal is None else [args.deal]
     found = False
     if not args.json:
-        print(_match_line(record, rules, seats, report.ok), file=out)
+        print(_match_line(record, rules, seats, report.ok, lang), file=out)
     for review in iter_reviews(rules, record.events, deals, max_nodes=args.search_limit):
         found = True
         if args.json:
@@ -157,43 +166,71 @@ def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any) -> int
                 obj["chart"] = swing_figure(review, rules, seats)
             out.write(orjson.dumps(obj).decode() + "\n")
         else:
-            print(_deal_text(review, rules, seats), file=out)
+            print(_deal_text(review, rules, seats, lang), file=out)
         out.flush()
     if args.deal is not None and not found:
-        print(f"domino-ledger: {where}: there is no deal {args.deal} to analyse "
-              "(deals count from 0)", file=sys.stderr)
+        print("domino-ledger: " + lang.say("{where}: there is no deal {deal} to analyse (deals "
+                                           "count from 0)", where=where, deal=args.deal),
+              file=sys.stderr)
         return EXIT_FINDINGS
     return EXIT_OK if report.ok else EXIT_FINDINGS
 
 
-def _match_line(record: MatchRecord, rules: Rules, seats: Sequence[str], ok: bool) -> str:
+def _match_line(record: MatchRecord, rules: Rules, seats: Sequence[str], ok: bool,
+                lang: Language = ENGLISH) -> str:
     src = record.source
-    label = ""
+    names = tuple(side_names(rules, seats))
     if isinstance(src, dict) and src:
-        label = " (" + " ".join(str(v) for v in src.values()) + ")"
-    status = "" if ok else " - the audit finds errors in this record"
-    return (f"{record.where} match {record.index}{label}: {rules.preset}, "
-            f"{', '.join(side_names(rules, seats))}{status}")
+        line = Phrase("{where} match {match} ({source}): {preset}, {sides}", where=record.where,
+                      match=record.index, source=" ".join(str(v) for v in src.values()),
+                      preset=rules.preset, sides=names)
+    else:
+        line = Phrase("{where} match {match}: {preset}, {sides}", where=record.where,
+                      match=record.index, preset=rules.preset, sides=names)
+    if not ok:
+        line = Phrase("{line} - the audit finds errors in this record", line=line)
+    return lang.word(line)
+
+
+# A play on a named end: its notation in English ("6-3 right"), the end worded elsewhere.
+_ON_END = {"left": N_("{tile} left"), "right": N_("{tile} right"), "up": N_("{tile} up"),
+           "down": N_("{tile} down")}
+
+
+def _move(move: str) -> str | Phrase:
+    """A move of a decision as the text output writes it (a choice is always a play:
+    drawing and passing never are one)."""
+    m = Move.parse(move)
+    if m.kind != "play" or m.end is None:
+        return move
+    return Phrase(_ON_END[m.end], tile=str(m.tile))
 
 
 def _points(vec: Sequence[int]) -> str:
     return "-".join(str(v) for v in vec)
 
 
-def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str]) -> str:
-    head = f"  deal {review.deal}"
+def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
+               lang: Language = ENGLISH) -> str:
+    note = clauses(review.note_phrases)
+    said = Worded(lang.word(note)) if note is not None else review.note or ""
     if not review.analysed:
-        return f"{head}: not analysed: {review.note}"
-    best = "not solved" if review.best is None else _points(review.best)
-    lines = [f"{head}: best play {best}"
-             + ("" if review.result is None else f", played {_points(review.result)}")]
+        return "  " + lang.say("deal {deal}: not analysed: {note}", deal=review.deal, note=said)
+    best = Phrase("not solved") if review.best is None else _points(review.best)
+    if review.result is None:
+        lines = ["  " + lang.say("deal {deal}: best play {best}", deal=review.deal, best=best)]
+    else:
+        lines = ["  " + lang.say("deal {deal}: best play {best}, played {points}",
+                                 deal=review.deal, best=best, points=_points(review.result))]
     for d in review.decisions:
-        name = seats[d.seat] if d.seat < len(seats) else f"seat {d.seat}"
-        text = f"    event {d.event}: {name} played {d.played} -> {_points(d.outcome)}"
+        name = seats[d.seat] if d.seat < len(seats) else Phrase("seat {seat}", seat=d.seat)
+        text = lang.say("event {event}: {name} played {move} -> {outcome}", event=d.event,
+                        name=name, move=_move(d.played), outcome=_points(d.outcome))
         if d.lost > 0:
-            tops = ", ".join(str(m) for m in d.best_moves(rules.side_of(d.seat)))
-            text += f"  MISTAKE: lost {d.lost} (best {tops} -> {_points(d.best)})"
-        lines.append(text)
+            tops = tuple(_move(str(m)) for m in d.best_moves(rules.side_of(d.seat)))
+            text += "  " + lang.say("MISTAKE: lost {lost} (best {moves} -> {outcome})",
+                                    lost=d.lost, moves=tops, outcome=_points(d.best))
+        lines.append("    " + text)
     if review.note:
-        lines.append(f"    note: {review.note}")
+        lines.append("    " + lang.say("note: {note}", note=said))
     return "\n".join(lines)

@@ -7,12 +7,17 @@ alternative and the points the move played lost its side. Values are those of
 ``DealSolver`` (its module doc says what "best play" means and how ties go).
 
 Per step, for the web: ``DealAnalyser`` answers one position at a time.
+
+A note (why a deal is not, or not fully, analysed) is kept twice: ``note``, the English
+sentence (the JSON of ``to_dict``), and ``note_phrases``, its parts as phrases that word
+it in any language (``ledger.i18n``); the English is those phrases, "; "-joined.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ledger.analysis.solver import (
@@ -31,6 +36,7 @@ from ledger.engine.state import State
 from ledger.events import Dealt, Drew, Event, Passed, Played
 from ledger.findings import Finding, Unreadable
 from ledger.formats.partial import rebuild_hands
+from ledger.i18n.phrases import N_, Phrase, clauses
 from ledger.rules.base import Rules
 from ledger.tiles import ALL_TILES, Tile, mask_of
 
@@ -95,6 +101,7 @@ class DealReview:
     result: Outcome | None = None   # the points each side actually ended the deal with
     note: str | None = None         # why the deal is not (or not fully) analysed
     sides: int = 2
+    note_phrases: tuple[Phrase, ...] = ()  # ``note`` in any language (see the module doc)
 
     @property
     def analysed(self) -> bool:
@@ -126,7 +133,7 @@ class _Deal:
     event: int
     start: State
     solver: DealSolver | None
-    note: str | None
+    note: Phrase | None
     # The deal's moves as recorded: (event index, state before, the move, state after).
     moves: list[tuple[int, State, Move, State]] = field(default_factory=list)
     stopped: bool = False
@@ -155,7 +162,7 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
                  progress: Progress | None = None,
                  stop: Stop | None = None,
                  max_nodes: int = MAX_NODES) -> Iterator[DealReview]:
-    def close(work: _Deal, st: State, note: str | None) -> DealReview:
+    def close(work: _Deal, st: State, note: Phrase | None) -> DealReview:
         return _close(work, st, note, progress, stop)
 
     wanted = None if deals is None else set(deals)
@@ -165,12 +172,13 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
     for i, ev in enumerate(rebuilt):
         if ev is None:
             if work is not None:
-                yield close(work, st, f"event {i} cannot be read; the analysis stops there")
+                yield close(work, st, Phrase("event {event} cannot be read; the analysis "
+                                             "stops there", event=i))
                 work = None
             return
         before = st.copy() if work is not None and isinstance(ev, MOVE_EVENTS) else None
         if isinstance(ev, Dealt) and work is not None and st.phase == "playing" and not st.fresh:
-            yield close(work, st, "a new deal started before this one ended")
+            yield close(work, st, Phrase("a new deal started before this one ended"))
             work = None
         out: list[Event] = []
         findings: list[Finding] = []
@@ -178,8 +186,8 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
             advance(st, ev, i, out, findings)
         except Unreadable as exc:
             if work is not None:
-                yield close(work, st, f"event {i}: {exc.finding.message}; the analysis "
-                            "stops there")
+                yield close(work, st, Phrase("event {event}: {reason}; the analysis stops "
+                                             "there", event=i, reason=_said(exc.finding)))
             return
         if isinstance(ev, Dealt):
             if work is not None and work.deal == st.deal:
@@ -200,13 +208,13 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
             work = None
     if work is not None:
         yield close(work, st, None if st.phase != "playing"
-                    else "the record stops before the deal ended")
+                    else Phrase("the record stops before the deal ended"))
 
 
 def _open(st: State, index: int, events: Sequence[Event | None], budget: int,
           max_nodes: int = MAX_NODES) -> _Deal:
     """Start reviewing the deal just dealt (``st`` is the state after its ``deal`` event)."""
-    note = None
+    note: Phrase | None = None
     solver = None
     if st.rules.draws and st.rules.stock_size and st.stock is None:
         stock = stock_from_draws(st, events, index)
@@ -215,10 +223,10 @@ def _open(st: State, index: int, events: Sequence[Event | None], budget: int,
     try:
         solver = DealSolver(st, budget, max_nodes=max_nodes)
     except NotAnalysable as exc:
-        note = f"cannot be analysed: {exc}"
+        note = Phrase("cannot be analysed: {reason}", reason=solver_reason(exc))
     work = _Deal(st.deal, index, st.copy(), solver, note)
     if solver is not None and st.to_move is None:
-        work.note = "cannot be analysed: who leads is not known"
+        work.note = Phrase("cannot be analysed: who leads is not known")
         work.solver = None
     return work
 
@@ -267,14 +275,25 @@ def _step(work: _Deal, before: State, ev: Played | Drew | Passed, index: int,
         return
     move = recorded_move(before, ev)
     if move is None:
-        work.note = (f"event {index}: seat {ev.seat}'s {ev.TYPE} is not a legal move; the "
-                     "analysis of this deal stops there")
+        work.note = Phrase(_NOT_LEGAL[ev.TYPE], event=index, seat=ev.seat)
         work.stopped = True
         return
     work.moves.append((index, before, move, after.copy()))
 
 
-def _close(work: _Deal, st: State, note: str | None, progress: Progress | None = None,
+# Three sentences, not one with the move's kind in it: a language may need other words
+# around a play than around a draw.
+_NOT_LEGAL = {
+    "play": N_("event {event}: seat {seat}'s play is not a legal move; the analysis of this "
+               "deal stops there"),
+    "draw": N_("event {event}: seat {seat}'s draw is not a legal move; the analysis of this "
+               "deal stops there"),
+    "pass": N_("event {event}: seat {seat}'s pass is not a legal move; the analysis of this "
+               "deal stops there"),
+}
+
+
+def _close(work: _Deal, st: State, note: Phrase | None, progress: Progress | None = None,
            stop: Stop | None = None) -> DealReview:
     result = None
     if st.deal == work.deal and st.phase != "playing" and st.last_result is not None:
@@ -286,19 +305,22 @@ def _close(work: _Deal, st: State, note: str | None, progress: Progress | None =
     best: Outcome | None = None
     decisions: list[Decision] = []
     steps: list[Step] = []
+    big: Phrase | None = None
     if work.solver is not None:
         best, decisions, steps, big = _solve(work.solver, work.start, work.moves, progress,
                                              stop)
-        if big:
-            note = f"{big}; {note}" if note else big
+    # The deal's own reason (it cannot be analysed, a move is not legal) stands alone.
+    notes = (work.note,) if work.note is not None else \
+        tuple(p for p in (big, note) if p is not None)
     return DealReview(
         deal=work.deal, event=work.event, best=best, decisions=tuple(decisions),
-        steps=tuple(steps), result=result, note=work.note or note, sides=st.rules.sides)
+        steps=tuple(steps), result=result, note=_english(notes), sides=st.rules.sides,
+        note_phrases=notes)
 
 
 def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, Move, State]],
            progress: Progress | None = None, stop: Stop | None = None,
-           ) -> tuple[Outcome | None, list[Decision], list[Step], str | None]:
+           ) -> tuple[Outcome | None, list[Decision], list[Step], Phrase | None]:
     """Value the start, every decision and every position after a move.
 
     Two sides: from the start on (each search's bounds help the next). Max-n keeps
@@ -316,7 +338,7 @@ def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, M
     if backward:
         order.reverse()
     too_large: int | None = None  # event index of the first position that did not fit
-    why = ""                      # what made it too large
+    why: Phrase | None = None     # what made it too large
     stopped: int | None = None    # event index of the first position left out on request
     total = len(moves) + 1
     done = 0
@@ -344,7 +366,7 @@ def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, M
                 lost = worth(rules, top, side) - worth(rules, played, side)
                 decided[k] = Decision(index, before.to_move, str(move), options, top, lost)
         except TooLarge as exc:
-            too_large, why = index, str(exc)
+            too_large, why = index, solver_reason(exc)
             after.setdefault(k, None)
         if progress is not None:
             progress(done, total)
@@ -355,7 +377,7 @@ def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, M
         try:
             best = solver.outcome(start, fresh=not backward)
         except TooLarge as exc:
-            too_large, why = (moves[0][0] if moves else None), str(exc)
+            too_large, why = (moves[0][0] if moves else None), solver_reason(exc)
     if progress is not None:
         progress(total, total)
     steps = []
@@ -366,24 +388,68 @@ def _solve(solver: DealSolver, start: State, moves: Sequence[tuple[int, State, M
                           d.lost if d is not None else 0))
     big = None
     if too_large is not None:
-        big = (f"the positions from the start of the deal to event {too_large} are too "
-               f"large to solve exactly ({why}); their values are left out")
+        big = Phrase("the positions from the start of the deal to event {event} are too large "
+                     "to solve exactly ({why}); their values are left out",
+                     event=too_large, why=why)
     elif stopped is not None or start_left_out:
         big = _stopped_note(stopped, backward)
     return best, [decided[k] for k in sorted(decided)], steps, big
 
 
-def _stopped_note(stopped: int | None, backward: bool) -> str:
+def _stopped_note(stopped: int | None, backward: bool) -> Phrase:
     """What was left out when the caller stopped the search (``stopped``: the event of
     the first position not solved; None: only the start was left)."""
     if stopped is None:
-        return ("the analysis was stopped: the start of the deal was not solved; its value "
-                "is left out")
+        return Phrase("the analysis was stopped: the start of the deal was not solved; its "
+                      "value is left out")
     if backward:
-        return (f"the analysis was stopped: the positions from the start of the deal to "
-                f"event {stopped} were not solved; their values are left out")
-    return (f"the analysis was stopped: the start of the deal and the positions from event "
-            f"{stopped} to its end were not solved; their values are left out")
+        return Phrase("the analysis was stopped: the positions from the start of the deal to "
+                      "event {event} were not solved; their values are left out", event=stopped)
+    return Phrase("the analysis was stopped: the start of the deal and the positions from "
+                  "event {event} to its end were not solved; their values are left out",
+                  event=stopped)
+
+
+def _english(notes: Sequence[Phrase]) -> str | None:
+    """The English note of ``notes`` (None: there are none)."""
+    said = clauses(notes)
+    return None if said is None else str(said)
+
+
+def _said(finding: Finding) -> Phrase:
+    """A finding's sentence as a phrase; one without a template stays in English."""
+    if finding.template:
+        return Phrase(finding.template, **finding.params)
+    return Phrase(finding.message)
+
+
+# The solver's reasons (its exceptions' messages, ledger/analysis/solver.py) as templates:
+# the solver stays free of wording, and its message is matched here. ``{limit}`` is a
+# count as the solver writes it ("40,000,000").
+_SOLVER_REASONS = tuple(
+    (template, re.compile(re.escape(template).replace(r"\{limit\}", r"(?P<limit>[0-9,]+)")))
+    for template in (
+        N_("a hand of this deal stays hidden"),
+        N_("a hand stays hidden at this position"),
+        N_("the order of the stock is not known"),
+        N_("more than {limit} positions to search (with three or four sides each for "
+           "himself, few can be skipped)"),
+        N_("more than {limit} positions to solve exactly (max-n keeps every one)"),
+    ))
+
+
+def solver_reason(exc: NotAnalysable) -> Phrase:
+    """Why the solver cannot value a position, as a phrase whose English is its message.
+
+    A message not listed in ``_SOLVER_REASONS`` (a reason added to the solver later) is
+    kept as it is: in English in every language, but never lost or altered.
+    """
+    text = str(exc)
+    for template, pattern in _SOLVER_REASONS:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return Phrase(template, **found.groupdict())
+    return Phrase(text)
 
 
 def _worth(vec: Outcome, side: int) -> int:
@@ -403,6 +469,7 @@ class StepAnalysis:
     played: str | None = None         # the recorded move made from here (event ``step``)
     lost: int | None = None           # what that move cost its side
     note: str | None = None
+    note_phrases: tuple[Phrase, ...] = ()  # ``note`` in any language
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -428,11 +495,12 @@ def analyse_step(rules: Rules, events: Sequence[Event | None], step: int,
     start: State | None = None
     for i, ev in enumerate(rebuilt[:step]):
         if ev is None:
-            return StepAnalysis(step, None, None, None, note=f"event {i} cannot be read")
+            return _noted(StepAnalysis(step, None, None, None),
+                          Phrase("event {event} cannot be read", event=i))
         try:
             advance(st, ev, i, [], [])
         except Unreadable as exc:
-            return StepAnalysis(step, None, None, None, note=exc.finding.message)
+            return _noted(StepAnalysis(step, None, None, None), _said(exc.finding))
         if isinstance(ev, Dealt) and not st.redeal_due:
             deal_at = i
             if rules.draws and rules.stock_size and st.stock is None:
@@ -442,7 +510,8 @@ def analyse_step(rules: Rules, events: Sequence[Event | None], step: int,
             start = st.copy()
     deal = st.deal if st.deal >= 0 else None
     if start is None or deal_at is None or st.phase != "playing":
-        return StepAnalysis(step, deal, st.to_move, None, note="no deal is being played here")
+        return _noted(StepAnalysis(step, deal, st.to_move, None),
+                      Phrase("no deal is being played here"))
     cache = solvers if solvers is not None else {}
     try:
         solver = cache.get(deal_at) or cache.setdefault(deal_at, DealSolver(start))
@@ -450,7 +519,7 @@ def analyse_step(rules: Rules, events: Sequence[Event | None], step: int,
         moves = legal_moves(st)
         options = tuple(solver.options(st)) if len(moves) > 1 else ()
     except NotAnalysable as exc:
-        return StepAnalysis(step, deal, st.to_move, None, note=str(exc))
+        return _noted(StepAnalysis(step, deal, st.to_move, None), solver_reason(exc))
     played = lost = None
     nxt = rebuilt[step] if step < len(rebuilt) else None
     if isinstance(nxt, MOVE_EVENTS):
@@ -463,6 +532,10 @@ def analyse_step(rules: Rules, events: Sequence[Event | None], step: int,
                 mine = next(o.outcome for o in options if o.move == move)
                 lost = worth(rules, best, side) - worth(rules, mine, side)
     return StepAnalysis(step, deal, st.to_move, best, options, played, lost)
+
+
+def _noted(at: StepAnalysis, note: Phrase) -> StepAnalysis:
+    return replace(at, note=str(note), note_phrases=(note,))
 
 
 class DealAnalyser:

@@ -20,7 +20,7 @@ from typing import Any
 from ledger.analysis.review import DealReview
 from ledger.engine.moves import Move
 from ledger.i18n import ENGLISH, Language, Phrase
-from ledger.i18n.phrases import Counted, params_from_json, params_to_json
+from ledger.i18n.phrases import Counted, clauses, phrase_from_json, phrase_to_json
 from ledger.rules.base import Rules
 
 # Colour-blind-safe (Okabe-Ito), one per side, as the score race uses.
@@ -66,8 +66,10 @@ def swing_source(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict
     gap in the lines. Sentences are phrases (JSON), for ``word_figure``.
     """
     if not review.analysed:
-        return {"data": [], "layout": _layout(0, escape(review.note) if review.note
-                                              else Phrase("not analysed"))}
+        note = clauses(review.note_phrases)
+        title: Text = (_escaped(note) if note is not None
+                       else escape(review.note) if review.note else Phrase("not analysed"))
+        return {"data": [], "layout": _layout(0, title)}
 
     def name(seat: int) -> Text:
         return escape(seats[seat]) if seat < len(seats) else Phrase("seat {seat}", seat=seat)
@@ -193,16 +195,24 @@ def _move_words(move: str) -> Text:
 
 def _json(text: Text) -> Any:
     """A sentence in the figure: text as it is, a phrase as its JSON form."""
-    if isinstance(text, Phrase):
-        out: dict[str, Any] = {"phrase": text.template, "params": params_to_json(text.params)}
-        if text.plural is not None:
-            out["plural"] = text.plural
-        return out
-    return text
+    return phrase_to_json(text) if isinstance(text, Phrase) else text
 
 
 def _phrase_of(obj: dict[str, Any]) -> Phrase:
-    params = obj.get("params")
-    plural = obj.get("plural")
-    return Phrase(obj["phrase"], plural if isinstance(plural, str) else None,
-                  **params_from_json(params if isinstance(params, dict) else {}))
+    phrase = phrase_from_json(obj)
+    assert phrase is not None  # word_figure sends only objects with a "phrase"
+    return phrase
+
+
+def _escaped(phrase: Phrase) -> Phrase:
+    """``phrase`` with its text values HTML-escaped (Plotly renders a few tags): a note can
+    quote the record."""
+    def esc(value: object) -> object:
+        if isinstance(value, Phrase):
+            return _escaped(value)
+        if isinstance(value, str):
+            return escape(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(esc(v) for v in value)
+        return value
+    return Phrase(phrase.template, phrase.plural, **{k: esc(v) for k, v in phrase.params.items()})

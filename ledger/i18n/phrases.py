@@ -186,6 +186,14 @@ def _value(name: str, value: object, tr: Translator, rtl: bool) -> str:
     return text
 
 
+def clauses(phrases: Sequence[Phrase]) -> Phrase | None:
+    """Sentences said one after another ("a; b"), as one phrase (None: there are none)."""
+    said: Phrase | None = None
+    for phrase in phrases:
+        said = phrase if said is None else Phrase("{a}; {b}", a=said, b=phrase)
+    return said
+
+
 def join(items: Sequence[object], tr: Translator = IDENTITY, rtl: bool = False) -> str:
     """Items (phrases, numbers, text) as a list: "a, b, c" in the reader's language."""
     return _value("", tuple(items), tr, rtl)
@@ -246,6 +254,20 @@ def _to_json(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return [_to_json(v) for v in value]
     return value
+
+
+def phrase_to_json(phrase: Phrase) -> dict[str, object]:
+    """A phrase in the JSON form stored findings and the swing chart keep:
+    ``{"phrase": template, "params": {...}}`` (and ``"plural"`` when it is counted)."""
+    out = _to_json(phrase)
+    assert isinstance(out, dict)
+    return out
+
+
+def phrase_from_json(obj: Mapping[str, object]) -> Phrase | None:
+    """The phrase of ``phrase_to_json`` (None: ``obj`` is not one)."""
+    got = _from_json(dict(obj))
+    return got if isinstance(got, Phrase) else None
 
 
 def params_from_json(obj: Mapping[str, object]) -> dict[str, object]:

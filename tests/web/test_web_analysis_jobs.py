@@ -272,6 +272,22 @@ def test_a_deal_out_of_time_is_left_out_with_a_note(db_url: str, ids: dict[str, 
     assert _rows(db_url) == 0  # a late answer is not kept for good: another start retries
 
 
+def test_the_late_note_in_arabic(db_url: str, ids: dict[str, int]) -> None:
+    # The time limit's note goes first, then the solver's own (stopped), both worded.
+    with Running(db_url, Settings(seconds=0)) as r:
+        res, _ = analysed(r.client, ids[QUICK], 2, lang="ar")
+        assert res.status_code == 200, res.text
+        body = res.json()
+    assert body["note"].startswith("the deal could not be solved in time (the limit is 0 s); "
+                                   "the analysis was stopped: ")
+    assert [p["phrase"] for p in body["note_phrases"]][0] == \
+        "the deal could not be solved in time (the limit is {seconds} s)"
+    said = body["note_worded"]
+    assert said.startswith("تعذّر حلّ التوزيعة في الوقت المحدد (الحد \u20680\u2069 ثانية)؛ "
+                           "أُوقف التحليل: ")
+    assert "the" not in said
+
+
 def test_a_worker_over_its_time_is_killed_and_the_deal_said_late(
         db_url: str, ids: dict[str, int]) -> None:
     # Killed at once, whatever the deal: the clock is looked at before the worker's answer.

@@ -39,7 +39,10 @@ _PENDING = {"description": "Being worked out: `done` of `total` positions solved
                         "(what every seat knew at each step). Worked out off the request and "
                         "kept: 202 with the progress until it is ready. A deal not solved "
                         "within the server's time limit has its positions left out and a "
-                        "`note` that says so.",
+                        "`note` that says so. A `note` (why a deal is not, or not fully, "
+                        "analysed) is English; `note_phrases` holds its parts as phrases "
+                        "(`{\"phrase\", \"params\"}`) and `note_worded` says it in the "
+                        "page's language.",
             responses={202: _PENDING})
 def analysis_api(match_id: int, session: ReadSession, jobs: Jobs, request: Request,
                  deal: DealQuery) -> Any:

@@ -147,7 +147,9 @@
   function renderNow(a, v) {
     const box = document.getElementById("analysis-now");
     box.replaceChildren();
-    if (a.note) box.append(el("p", { class: "muted" }, ltr(a.note)));
+    // The note comes worded in the page's language (note_worded); its numbers isolated.
+    if (a.note) box.append(el("p", { class: "muted", id: "analysis-note" },
+                              a.note_worded || a.note));
     const here = a.steps.filter((s) => s.step <= v.step).pop() || a.steps[0];
     box.append(el("p", { class: "analysis-best", id: "analysis-best" },
                   el("span", { class: "label" }, _("Best play from here")), " ",
