@@ -35,6 +35,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
+from ledger.i18n import Phrase
 from ledger.store import analyses, db
 from ledger.store.analyses import Head
 from web.analysis_worker import Worker
@@ -51,14 +52,18 @@ ENV_WORKERS = "DOMINO_LEDGER_ANALYSIS_WORKERS"
 
 
 class AnalysisError(Exception):
-    """A deal's analysis cannot be given (the app's error handler answers with it)."""
+    """A deal's analysis cannot be given (the app's error handler answers with it).
+
+    ``said`` words the reason in any language; ``message`` is its English.
+    """
 
     code = "analysis-failed"
     status = 500
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, said: Phrase) -> None:
+        super().__init__(str(said))
+        self.said = said
+        self.message = str(said)
 
 
 class DealNotFound(AnalysisError):
@@ -67,7 +72,8 @@ class DealNotFound(AnalysisError):
 
     @classmethod
     def of(cls, match_id: int, deal: int) -> DealNotFound:
-        return cls(f"match {match_id} has no deal {deal + 1} that can be analysed")
+        return cls(Phrase("match {match} has no deal {deal} that can be analysed",
+                          match=match_id, deal=deal + 1))
 
 
 class AnalysisBusy(AnalysisError):
@@ -176,10 +182,11 @@ class AnalysisJobs:
             if known is not None:
                 return known
             if self._closing:
-                raise AnalysisBusy("the server is stopping; ask again")
+                raise AnalysisBusy(Phrase("the server is stopping; ask again"))
             if len(self._queue) >= self.settings.waiting:
-                raise AnalysisBusy(f"{len(self._queue)} deals are waiting to be analysed; "
-                                   "ask again later")
+                raise AnalysisBusy(Phrase("too many deals are waiting to be analysed "
+                                          "({waiting}); ask again later",
+                                          waiting=len(self._queue)))
             job = Job(key, task)
             self._jobs[key] = job
             self._queue.append(job)
@@ -200,7 +207,7 @@ class AnalysisJobs:
             return hit
         failed = self._failed.get(key)
         if failed is not None:
-            raise type(failed)(failed.message)  # a fresh one for each asker
+            raise type(failed)(failed.said)  # a fresh one for each asker
         job = self._jobs.get(key)
         return None if job is None else job.pending()
 
@@ -248,7 +255,8 @@ class AnalysisJobs:
                 self._run(worker, job)
             except Exception as exc:  # never leave a job hanging: its askers get the error
                 log.exception("analysis job %s failed", job.key[:2])
-                self._fail(job, AnalysisError(f"the analysis failed: {exc}"))
+                self._fail(job, AnalysisError(Phrase("the analysis failed: {reason}",
+                                                     reason=str(exc))))
 
     def _run(self, worker: Worker, job: Job) -> None:
         s = self.settings
@@ -262,8 +270,8 @@ class AnalysisJobs:
             if got[0] == "done":
                 got = ("done", got[1], True)
             elif got[0] == "killed":
-                got = ("failed", f"it could not be solved in time (the limit is "
-                                 f"{s.seconds:g} s)")
+                got = ("failed", Phrase("it could not be solved in time (the limit is "
+                                        "{seconds} s)", seconds=f"{s.seconds:g}"))
         if got[0] == "closing":
             return
         if got[0] == "done":
@@ -282,8 +290,9 @@ class AnalysisJobs:
                 self._store(job.key, body)
             job.finished.set()
             return
-        self._fail(job, AnalysisError(f"the analysis of deal {job.key[1] + 1} failed: "
-                                      f"{got[1]}"))
+        # got[1]: one of the phrases above, or the text of the worker's own exception.
+        self._fail(job, AnalysisError(Phrase("the analysis of deal {deal} failed: {reason}",
+                                             deal=job.key[1] + 1, reason=got[1])))
 
     def _attempt(self, worker: Worker, job: Job, seconds: float, kill_after: float
                  ) -> tuple[Any, ...]:
@@ -293,7 +302,8 @@ class AnalysisJobs:
             pipe.send((job.task, seconds))
         except (OSError, EOFError, ValueError) as exc:
             worker.stop()
-            return ("failed", f"the worker could not be started ({exc})")
+            return ("failed", Phrase("the worker could not be started ({reason})",
+                                     reason=str(exc)))
         deadline = time.monotonic() + kill_after
         while True:
             if self._closing:
@@ -309,7 +319,8 @@ class AnalysisJobs:
                 message = pipe.recv()
             except (EOFError, OSError):
                 code = worker.stop()
-                return ("failed", f"the worker process ended (exit code {code})")
+                return ("failed", Phrase("the worker process ended (exit code {code})",
+                                         code=code))
             if message[0] != "progress":
                 return tuple(message)
             with self._lock:

@@ -14,6 +14,10 @@ the reader's language when it is served.
 A deal's ``note`` (why it is not, or not fully, analysed) stays the English sentence;
 ``note_phrases`` holds its parts as phrases (``{"phrase", "params"}``, the swing chart's
 form), and the served body adds ``note_worded``, the note in the reader's language.
+
+Moves stay in their English notation ("6-3 right": ``played``, ``move``); the served body
+adds each one worded in the reader's language beside it (``played_worded`` in decisions
+and mistakes, ``move_worded`` in options and steps), as ``analyse`` words them.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.analysis.knowledge import iter_knowledge
-from ledger.analysis.review import DealReview, Progress, Stop, review_match
+from ledger.analysis.review import DealReview, Progress, Stop, move_phrase, review_match
 from ledger.analysis.solver import MAX_NODES, MAX_POSITIONS
 from ledger.analysis.swing import side_names, swing_source, word_figure
 from ledger.events import Dealt, Event
@@ -99,8 +103,20 @@ def late(body: Mapping[str, Any], seconds: float) -> dict[str, Any]:
 
 
 def worded(body: Mapping[str, Any], lang: Language) -> dict[str, Any]:
-    """The body as served: the swing chart's sentences and the note in ``lang``."""
-    out = {**body, "swing": word_figure(body["swing"], lang)}
+    """The body as served: the swing chart's sentences, the note and the moves in ``lang``."""
+    def move(text: str | None) -> str | None:
+        return None if text is None else lang.word(move_phrase(text))
+
+    out = {**body, "swing": word_figure(body["swing"], lang),
+           "decisions": [{**d, "played_worded": move(d["played"]),
+                          "options": [{**o, "move_worded": move(o["move"])}
+                                      for o in d["options"]]}
+                         for d in body["decisions"]]}
+    # A kept body is served as the store holds it: word only the parts it has.
+    if "mistakes" in body:
+        out["mistakes"] = [{**m, "played_worded": move(m["played"])} for m in body["mistakes"]]
+    if "steps" in body:
+        out["steps"] = [{**s, "move_worded": move(s["move"])} for s in body["steps"]]
     if body.get("note") is not None:
         phrases = [p for p in map(phrase_from_json, body.get("note_phrases", ())) if p]
         note = clauses(phrases)

@@ -4,7 +4,9 @@ An event that breaks a rule is 422 with the finding's code and sentence; a
 value that cannot be read is 422 with the reader's code; a writer that lost
 the race (or a match that takes no events) is 409; a missing match is 404; a
 deal's analysis that cannot be given says why (``web.analysis_jobs.AnalysisError``).
-Every answer has the same shape: ``{"error": {"code", "message", ...}}``.
+Every answer has the same shape: ``{"error": {"code", "message", ...}}``, ``message``
+in English. The analysis route's errors are shown by the replay's Analysis panel, so they
+also carry ``message_worded``, the message in the request's language (as its notes do).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from fastapi.responses import JSONResponse
 from ledger.findings import IllegalEvent
 from ledger.store.errors import BadInput, Conflict, MatchNotFound, SchemaOutOfDate, StoreError
 from web.analysis_jobs import AnalysisError
+from web.lang import request_language
 
 
 def _answer(exc: Exception) -> tuple[int, dict[str, Any]]:
@@ -40,6 +43,8 @@ def _answer(exc: Exception) -> tuple[int, dict[str, Any]]:
 
 async def domain_error(request: Request, exc: Exception) -> JSONResponse:
     status, body = _answer(exc)
+    if isinstance(exc, AnalysisError):
+        body["message_worded"] = request_language(request).word(exc.said)
     return JSONResponse({"error": body}, status_code=status)
 
 

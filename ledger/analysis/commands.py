@@ -32,14 +32,13 @@ from typing import Any
 
 import orjson
 
-from ledger.analysis.review import DealReview, iter_reviews
+from ledger.analysis.review import DealReview, iter_reviews, move_phrase
 from ledger.analysis.solver import MAX_NODES
 from ledger.analysis.swing import side_names, swing_figure
 from ledger.audit import audit_record
-from ledger.engine.moves import Move
 from ledger.formats.reader import MatchRecord, ReadError, parse_match, read_matches
 from ledger.i18n import ENGLISH, Language, Phrase, add_lang_option, chosen_language
-from ledger.i18n.phrases import N_, Worded, clauses
+from ledger.i18n.phrases import Worded, clauses
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
 
@@ -192,20 +191,6 @@ def _match_line(record: MatchRecord, rules: Rules, seats: Sequence[str], ok: boo
     return lang.word(line)
 
 
-# A play on a named end: its notation in English ("6-3 right"), the end worded elsewhere.
-_ON_END = {"left": N_("{tile} left"), "right": N_("{tile} right"), "up": N_("{tile} up"),
-           "down": N_("{tile} down")}
-
-
-def _move(move: str) -> str | Phrase:
-    """A move of a decision as the text output writes it (a choice is always a play:
-    drawing and passing never are one)."""
-    m = Move.parse(move)
-    if m.kind != "play" or m.end is None:
-        return move
-    return Phrase(_ON_END[m.end], tile=str(m.tile))
-
-
 def _points(vec: Sequence[int]) -> str:
     return "-".join(str(v) for v in vec)
 
@@ -225,9 +210,9 @@ def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
     for d in review.decisions:
         name = seats[d.seat] if d.seat < len(seats) else Phrase("seat {seat}", seat=d.seat)
         text = lang.say("event {event}: {name} played {move} -> {outcome}", event=d.event,
-                        name=name, move=_move(d.played), outcome=_points(d.outcome))
+                        name=name, move=move_phrase(d.played), outcome=_points(d.outcome))
         if d.lost > 0:
-            tops = tuple(_move(str(m)) for m in d.best_moves(rules.side_of(d.seat)))
+            tops = tuple(move_phrase(m) for m in d.best_moves(rules.side_of(d.seat)))
             text += "  " + lang.say("MISTAKE: lost {lost} (best {moves} -> {outcome})",
                                     lost=d.lost, moves=tops, outcome=_points(d.best))
         lines.append("    " + text)

@@ -49,6 +49,25 @@ Progress = Callable[[int, int], None]
 Stop = Callable[[], bool]
 
 
+# A move as the analysis words it. Each template's English is the move's own notation
+# ("6-3 right", "6-6", "draw", "pass"), so an English reader sees the JSON's text; the
+# tile is a parameter so a right-to-left language keeps it isolated.
+_ON_END = {"left": N_("{tile} left"), "right": N_("{tile} right"), "up": N_("{tile} up"),
+           "down": N_("{tile} down")}
+_NOT_A_PLAY = {"draw": N_("draw"), "pass": N_("pass")}
+
+
+def move_phrase(move: str | Move) -> Phrase:
+    """A move (``Move`` or its text form) as a phrase, for every wording of moves: the
+    ``analyse`` command's text and the web's Analysis panel."""
+    m = Move.parse(move) if isinstance(move, str) else move
+    if m.kind != "play":
+        return Phrase(_NOT_A_PLAY[m.kind])
+    if m.end is None:  # an opening tile: there is no end yet
+        return Phrase("{tile}", tile=str(m.tile))
+    return Phrase(_ON_END[m.end], tile=str(m.tile))
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A move made with a choice: every legal alternative with its best-play outcome."""

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from ledger.analysis.review import move_phrase
 from ledger.cli import main
+from ledger.engine.moves import Move
+from ledger.i18n import ENGLISH, language
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_matches"
 # Deal 0 has mistakes and is cut by a new deal; deal 1 stops with the record.
@@ -79,3 +82,17 @@ def test_json_is_the_same_in_every_language(capsys: pytest.CaptureFixture[str]) 
     assert [set(d) for d in deals] == [{"match", "deal", "best", "decisions", "note"}] * 2
     assert [d["note"] for d in deals] == ["a new deal started before this one ended",
                                           "the record stops before the deal ended"]
+
+
+def test_moves_in_every_language() -> None:
+    # One wording of moves for the text output and the web's Analysis panel: in English
+    # the notation itself; in Arabic the end worded and the tile isolated.
+    arabic = language("ar")
+    for move, said in (("6-3 right", "\u20686-3\u2069 على اليمين"),
+                       ("3-1 left", "\u20683-1\u2069 على اليسار"),
+                       ("5-5 up", "\u20685-5\u2069 على الذراع العليا"),
+                       ("4-4 down", "\u20684-4\u2069 على الذراع السفلى"),
+                       ("6-6", "\u20686-6\u2069"), ("draw", "سحب"), ("pass", "باص")):
+        assert ENGLISH.word(move_phrase(move)) == move
+        assert str(move_phrase(Move.parse(move))) == move
+        assert arabic.word(move_phrase(move)) == said

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from webtest_support import SAMPLES, analysed, serving
+from webtest_support import SAMPLES, analysed, serving, without_worded
 
 from ledger.analysis.review import DealReview, review_match
 from ledger.analysis.swing import swing_figure
@@ -26,6 +26,7 @@ from ledger.rules import make_rules
 from ledger.store import analyses, db
 from ledger.store.importer import import_file
 from ledger.store.models import ANALYSES
+from web import analysis_jobs
 from web.analysis_jobs import AnalysisJobs, Settings
 from web.app import create_app
 from web.deal_analysis import VERSION, Task, worded
@@ -125,7 +126,7 @@ def test_202_then_the_review_of_the_deal(running: Running, ids: dict[str, int]) 
     _check_progress(pending)
     got = res.json()
     want = review.to_dict()
-    assert {k: got[k] for k in want} == want
+    assert {k: without_worded(got[k]) for k in want} == want
     assert got["swing"] == swing_figure(review, rules, seats, ENGLISH)
     assert running.jobs.started == 1
     (job,) = running.jobs.recent
@@ -302,6 +303,45 @@ def test_a_worker_over_its_time_is_killed_and_the_deal_said_late(
     assert body["best"] is None and "could not be solved in time" in body["note"]
 
 
+LATE_EN = "the analysis of deal 2 failed: it could not be solved in time (the limit is 60 s)"
+LATE_AR = ("فشل تحليل التوزيعة \u20662\u2069: تعذّر حلّها في الوقت المحدد "
+           "(الحد \u206860\u2069 ثانية)")
+
+
+def test_a_deal_late_even_after_the_kill_is_an_error_in_the_page_language(
+        db_url: str, ids: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both runs killed at once: the first by the settings, the run after the kill (the
+    # deal's shape only) by its own limit, lowered to nothing so that it cannot finish.
+    monkeypatch.setattr(analysis_jobs, "GIVE_UP", 0.0)
+    with Running(db_url, Settings(seconds=60, kill_after=0)) as r:
+        res, _ = analysed(r.client, ids[QUICK], 2, lang="ar")
+        assert res.status_code == 500, res.text
+        arabic = res.json()["error"]
+        assert r.jobs.killed == 1 and r.jobs.started == 1  # the second kill is not counted
+        res = r.client.get(f"/api/matches/{ids[QUICK]}/analysis",
+                           params={"deal": 2, "lang": "en"})  # (the cookie says ar now)
+        english = res.json()["error"]
+    assert arabic["code"] == english["code"] == "analysis-failed"
+    # ``message`` is English in every language; ``message_worded`` is in the page's.
+    assert arabic["message"] == english["message"] == english["message_worded"] == LATE_EN
+    assert arabic["message_worded"] == LATE_AR
+
+
+@pytest.mark.browser
+def test_the_panel_says_why_in_arabic(db_url: str, ids: dict[str, int], page: Any,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis_jobs, "GIVE_UP", 0.0)
+    review, _, _ = review_of(QUICK, 2)
+    step = review.event + 1  # deal 2 dealt
+    with Running(db_url, Settings(seconds=60, kill_after=0)) as r:
+        page.goto(f"{r.url}/matches/{ids[QUICK]}/replay?step={step}&lang=ar")
+        page.click("#analysis-panel > summary")
+        status = page.locator("#analysis-status")
+        page.wait_for_function("document.getElementById('analysis-status').textContent"
+                               ".startsWith('لا يمكن تحليل')", timeout=60_000)
+        assert status.inner_text() == f"لا يمكن تحليل هذه التوزيعة. ({LATE_AR})"
+
+
 def test_a_failing_analysis_is_an_error_answer(running: Running, ids: dict[str, int]) -> None:
     match_id = ids[QUICK]
     engine = running.app.state.engine
@@ -315,6 +355,11 @@ def test_a_failing_analysis_is_an_error_answer(running: Running, ids: dict[str, 
     assert res.status_code == 500
     error = res.json()["error"]
     assert error["code"] == "analysis-failed" and "no-such-table" in error["message"]
+    arabic = running.client.get(f"/api/matches/{match_id}/analysis",
+                                params={"deal": 1, "lang": "ar"}).json()["error"]
+    assert arabic["message"] == error["message"]
+    assert arabic["message_worded"].startswith("فشل تحليل التوزيعة \u20661\u2069: ")
+    assert "no-such-table" in arabic["message_worded"]  # the worker's own words, as said
     # Asked again: the same error, not a hang and not another job.
     res = running.client.get(f"/api/matches/{match_id}/analysis", params={"deal": 1})
     assert res.status_code == 500 and running.jobs.started == 1

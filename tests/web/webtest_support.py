@@ -74,6 +74,16 @@ class Server:
         return dict(json.loads((self.samples / name).read_text(encoding="utf-8")))
 
 
+def without_worded(body: Any) -> Any:
+    """A served analysis without what the server words per request (``*_worded``): the
+    English fields, exactly as they were before any wording was added beside them."""
+    if isinstance(body, dict):
+        return {k: without_worded(v) for k, v in body.items() if not k.endswith("_worded")}
+    if isinstance(body, list):
+        return [without_worded(v) for v in body]
+    return body
+
+
 def analysed(client: Any, match_id: int, deal: int, **params: Any
              ) -> tuple[Any, list[dict[str, Any]]]:
     """Ask for a deal's analysis until it is no longer 202 (as the panel does): the last

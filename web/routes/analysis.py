@@ -42,7 +42,10 @@ _PENDING = {"description": "Being worked out: `done` of `total` positions solved
                         "`note` that says so. A `note` (why a deal is not, or not fully, "
                         "analysed) is English; `note_phrases` holds its parts as phrases "
                         "(`{\"phrase\", \"params\"}`) and `note_worded` says it in the "
-                        "page's language.",
+                        "page's language. Moves (`played`, `move`) are in their English "
+                        "notation; `played_worded` and `move_worded` beside them say them in "
+                        "the page's language, and an error answer's `message_worded` its "
+                        "`message`.",
             responses={202: _PENDING})
 def analysis_api(match_id: int, session: ReadSession, jobs: Jobs, request: Request,
                  deal: DealQuery) -> Any:

@@ -70,6 +70,10 @@
     return node;
   }
   const ltr = (text) => el("bdi", { dir: "ltr" }, text);
+  // A move as the server words it in the page's language (its tile isolated inside);
+  // the English notation stays set apart left to right, as it always was.
+  const moveText = (worded, english) =>
+    (worded && worded !== english ? el("bdi", {}, worded) : ltr(english));
 
   function view() {
     const d = root() ? root().dataset : {};
@@ -94,7 +98,8 @@
         progress.delete(deal);
         if (res.ok) return res.json();
         const body = await res.json().catch(() => null);
-        failed.set(deal, body && body.error ? String(body.error.message || "") : "");
+        const e = body && body.error;
+        failed.set(deal, e ? String(e.message_worded || e.message || "") : "");
         return null;
       }
       progress.set(deal, await res.json());
@@ -144,6 +149,8 @@
     return a.sides.length === 2 ? out[side] - out[1 - side] : out[side];
   }
 
+  // Moves come worded in the page's language too (played_worded, move_worded); the English
+  // notation (played, move) is what they are compared and marked by.
   function renderNow(a, v) {
     const box = document.getElementById("analysis-now");
     box.replaceChildren();
@@ -165,7 +172,8 @@
     const mover = a.seats[decision.seat];
     const line = el("p", { class: "analysis-move" + (decision.lost > 0 ? " mistake" : ""),
                            id: "analysis-move", "data-lost": decision.lost },
-                    sayNodes(_("%(name)s played %(move)s", null), { name: mover, move: decision.played }));
+                    sayNodes(_("%(name)s played %(move)s", null),
+                             { name: mover, move: decision.played_worded || decision.played }));
     if (decision.lost > 0) {
       line.append(" ", el("span", { class: "blunder", title: _("A mistake") }, "?"), " ",
                   el("b", { class: "lost" }, _("lost %(points)s points", { points: decision.lost })));
@@ -178,7 +186,7 @@
       const played = o.move === decision.played;
       return el("tr", { class: (played ? "played" : "") + (best ? " best" : ""),
                         "data-move": o.move },
-        el("td", {}, ltr(o.move)),
+        el("td", {}, moveText(o.move_worded, o.move)),
         el("td", {}, outcomeText(a, o.outcome)),
         el("td", {}, played ? el("span", { class: "badge" }, _("played")) : null,
            best ? el("span", { class: "badge ok" }, _("best")) : null));
