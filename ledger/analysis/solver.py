@@ -117,10 +117,12 @@ MAX_POSITIONS = 1_500_000
 # does: one position may visit at most this many positions (about 5-15 s), after which it
 # is too large. The count, not a clock, so that every run gives the same answer.
 MAX_NODES = 40_000_000
-# Room of the C max-n's table (16 bytes a position: 128 MiB, taken once positions are kept): a
-# full table drops values and searches them again, which costs a 4-seat Fives deal about
-# twice the visits with a quarter of this room.
+# Room of the C max-n's table, 16 bytes a position. Fives with four seats keeps millions
+# (128 MiB: a full table drops values and searches them again, which costs such a deal
+# about twice the visits with a quarter of this room); the tables where one seat wins
+# keep under a million (32 MiB: zeroing more memory would cost more than it saves).
 NATIVE_SLOTS = 1 << 23
+NATIVE_SLOTS_ONE_WINNER = 1 << 21
 
 
 def _code(board: int, gain: int, tile: int) -> int:
@@ -356,11 +358,12 @@ class DealSolver:
 
     def __init__(self, start: State, budget: int = MAX_POSITIONS,
                  native: bool | None = None, max_nodes: int = MAX_NODES,
-                 native_slots: int = NATIVE_SLOTS) -> None:
+                 native_slots: int | None = None) -> None:
         rules = start.rules
         self.budget = budget
         self.max_nodes = max_nodes
-        self._native_slots = native_slots
+        self._native_slots = native_slots or (
+            NATIVE_SLOTS if rules.fives else NATIVE_SLOTS_ONE_WINNER)
         if native and _NativeSearch is None:
             raise RuntimeError("the C max-n search was not built (no C compiler at install)")
         self._use_native = native is not False and _NativeSearch is not None
