@@ -7,15 +7,15 @@ and the fold goes on with what the rules compute.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from ledger.engine.fold import advance_all, finish
 from ledger.engine.state import State
-from ledger.events import DealScored, Event
+from ledger.events import DealScored, Dealt, Event
 from ledger.findings import Finding, finding
-from ledger.formats.partial import rebuild_hands
+from ledger.formats.partial import HiddenHand, rebuild_hands
 from ledger.formats.reader import MatchRecord
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
@@ -64,6 +64,10 @@ class AuditReport:
         return out
 
 
+# isinstance(x, Dealt) as a C function, for filter: a record's events are scanned at C speed.
+_is_deal: Callable[[object], TypeGuard[Dealt]] = Dealt.__instancecheck__  # type: ignore[assignment]
+
+
 def audit_record(record: MatchRecord) -> AuditReport:
     report = AuditReport(match=record.index, source=record.source,
                          findings=list(record.problems), path=record.path, line=record.line)
@@ -83,14 +87,29 @@ def audit_events(rules: Rules, events: Iterable[Event | None],
     """Fold a record's events and fill the report (``None`` stands for an unreadable event)."""
     if report is None:
         report = AuditReport(match=0, source=None, findings=[])
-    events, hidden = rebuild_hands(list(events), rules)
+    events = list(events)
     report.rules = rules
-    report.events = events
-    st = State(rules)
     findings = report.findings
     derived_all = report.derived
+    kept = len(findings), len(derived_all)
+    # A record that shows every hand and the stock of every deal has nothing to rebuild
+    # (rebuild_hands passes such a deal by), so it is folded as it is: the fold gives up
+    # at the first deal that hides something, and only then is the record rebuilt and
+    # folded again. (A fold that stops early has not seen every deal: those are looked at.)
+    hidden: list[HiddenHand] = []
+    st = State(rules)
+    done = advance_all(st, events, findings, derived_all, stop, whole=True)
+    if done is None or not done and not all(
+            deal.stock is not None and None not in deal.hands
+            for deal in filter(_is_deal, events)):
+        del findings[kept[0]:]
+        del derived_all[kept[1]:]
+        events, hidden = rebuild_hands(events, rules)
+        st = State(rules)
+        done = advance_all(st, events, findings, derived_all, stop)
+    report.events = events
     last = len(events) - 1
-    if advance_all(st, events, findings, derived_all, stop):
+    if done:
         out: list[Event] = []
         finish(st, out, findings, last if last >= 0 else None)
         if out and derived_all:
@@ -101,7 +120,7 @@ def audit_events(rules: Rules, events: Iterable[Event | None],
     report.state = st
     report.deals = [
         {"result": d.result, "winner": d.winner, "points": d.points}
-        for evs in derived_all for d in evs if isinstance(d, DealScored)
+        for evs in filter(None, derived_all) for d in evs if isinstance(d, DealScored)
     ]
     report.scores = list(st.scores)
     report.winner = st.winner

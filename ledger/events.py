@@ -163,3 +163,54 @@ RECORDED_TYPES: dict[str, type[Event]] = {
 DERIVED_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls for cls in (BlockDetected, FivesScored, DealScored, MatchEnded)
 }
+
+
+# --- hot-path construction -------------------------------------------------
+#
+# A frozen dataclass's ``__init__`` sets every field through ``object.__setattr__``.
+# The reader builds a Dealt and a HandsRevealed for every deal it reads and the engine a
+# DealScored for every deal it scores; these build the same objects (same type, fields
+# and equality) by setting the slots directly, at about half the cost. Every field is
+# given, in declaration order (``at`` last; a derived DealScored has none).
+
+_new = object.__new__
+_SET_AT = vars(Event)["at"].__set__
+_SET_DEALT = (vars(Dealt)["hands"].__set__, vars(Dealt)["stock"].__set__)
+_SET_REVEALED = vars(HandsRevealed)["hands"].__set__
+_SET_SCORED = tuple(vars(DealScored)[name].__set__ for name in DealScored.__slots__)
+
+
+def new_dealt(hands: tuple[tuple[Tile, ...] | None, ...], stock: tuple[Tile, ...] | None,
+              at: str | None) -> Dealt:
+    """``Dealt(hands=hands, stock=stock, at=at)``, built faster."""
+    ev: Dealt = _new(Dealt)
+    set_hands, set_stock = _SET_DEALT
+    set_hands(ev, hands)
+    set_stock(ev, stock)
+    _SET_AT(ev, at)
+    return ev
+
+
+def new_revealed(hands: tuple[tuple[Tile, ...] | None, ...], at: str | None) -> HandsRevealed:
+    """``HandsRevealed(hands=hands, at=at)``, built faster."""
+    ev: HandsRevealed = _new(HandsRevealed)
+    _SET_REVEALED(ev, hands)
+    _SET_AT(ev, at)
+    return ev
+
+
+def new_deal_scored(deal: int, result: Result, winner: int | None, points: int,
+                    scores: tuple[int, ...], leader: int | None,
+                    pips: tuple[int | None, ...]) -> DealScored:
+    """``DealScored(deal=..., ..., pips=pips)`` (``at`` None), built faster."""
+    ev: DealScored = _new(DealScored)
+    s_deal, s_result, s_winner, s_points, s_scores, s_leader, s_pips = _SET_SCORED
+    s_deal(ev, deal)
+    s_result(ev, result)
+    s_winner(ev, winner)
+    s_points(ev, points)
+    s_scores(ev, scores)
+    s_leader(ev, leader)
+    s_pips(ev, pips)
+    _SET_AT(ev, None)
+    return ev

@@ -13,7 +13,7 @@ from typing import Any
 
 from ledger.engine.board import fitting_ends, fives_count, open_board, outcome_key, place
 from ledger.engine.scoring import end_match, resign_winner, score_deal
-from ledger.engine.state import CLOSED, END_NAMES, State
+from ledger.engine.state import CLOSED, DOWN, END_NAMES, FITS, State
 from ledger.events import (
     Abandoned,
     BlockClaimed,
@@ -36,7 +36,7 @@ from ledger.i18n.phrases import Counted, Phrase
 from ledger.rules.base import HAND_SIZE, Lead
 from ledger.tiles import ALL_TILES, FULL_SET, Tile, mask_of, tiles_of
 
-_END_INDEX = {name: i for i, name in enumerate(END_NAMES)}
+_END_INDEX: dict[str | None, int] = {name: i for i, name in enumerate(END_NAMES)}
 
 
 class _Ctx:
@@ -71,40 +71,176 @@ def advance(st: State, ev: Event, index: int | None, out: list[Event],
 
 
 def advance_all(st: State, events: Iterable[Event | None], findings: list[Finding],
-                derived: list[tuple[Event, ...]], stop: int | None = None) -> bool:
+                derived: list[tuple[Event, ...]], stop: int | None = None,
+                whole: bool = False) -> bool | None:
     """``advance`` over a record, as the auditor folds it: one context for every event.
 
     Appends each event's derived events to ``derived`` (``()`` for an event that is
     ``None``, one the reader could not parse). The fold ends at an unreadable event
     (its finding is appended) or at a ``None`` at or after ``stop``; True if it got
-    through every event.
+    through every event. With ``whole``, it gives up (None) at a deal that does not show
+    every hand and the stock, before folding it: such a record needs rebuilding first.
+
+    The common play (in turn, from the hand, on a named end it fits, not the hand's last
+    tile, no spinner on the table) is folded here without a call to ``_on_played``: it does
+    what ``_on_played`` does in that case and no more, with the fields it changes held in
+    locals and written back before any other event is folded. So are the common draw and
+    pass, as ``_on_drew`` and ``_on_passed`` fold them (tests/property checks that this
+    fold and ``step`` agree, event by event).
     """
     out: list[Event] = []
     ctx = _Ctx(None, out, findings)
     handlers = _HANDLERS
-    keep = derived.append
-    for i, ev in enumerate(events):
-        if ev is None:
-            keep(())
-            if stop is not None and i >= stop:
-                return False  # its parse finding is already in the report
-            continue
-        handler = handlers.get(type(ev))
-        if handler is None:
-            raise TypeError(f"not a recorded event: {ev!r}")
-        ctx.index = i
-        try:
-            handler(st, ev, ctx)
-        except Unreadable as exc:
-            findings.append(exc.finding)
-            keep(tuple(out))
-            return False
-        if out:
-            keep(tuple(out))
-            out.clear()
-        else:
-            keep(())
+    record = events if isinstance(events, list) else list(events)
+    # Most events derive nothing: every one gets its () up front, the rest are set below.
+    base = len(derived)
+    derived += [()] * len(record)
+    rules = st.rules
+    hands, ends, doubles = st.hands, st.ends, st.doubles
+    order = tuple(map(rules.next_seat, range(rules.seats)))  # the seat after each seat
+    fives = rules.fives
+    draws = rules.draws
+    fast = False  # whether the next move may be folded inline; then, the state it needs:
+    table = 0
+    to_move: int | None = None
+    check_block = False  # whether a play must be followed by a test for a block
+    run = 0  # the first of the plays folded inline since the state was last written back
+    i = 0
+    try:
+        for i, ev in enumerate(record):
+            kind = type(ev)
+            if kind is Played and fast:
+                seat = ev.seat
+                tile = ev.tile
+                bit = tile.bit
+                # No end named: DOWN, closed without a spinner, so that _on_played decides.
+                end = _END_INDEX.get(ev.end, DOWN)
+                if seat == to_move and (hand := hands[seat]) & bit and hand != bit and \
+                        FITS[number := ends[end]] & bit:
+                    hands[seat] = hand ^ bit
+                    ends[end] = tile.pips - number  # the tile's other number
+                    doubles[end] = tile.is_double
+                    table |= bit
+                    if fives:  # board.fives_count without a spinner: the two ends
+                        e0, e1 = ends[0], ends[1]
+                        count = (2 * e0 if doubles[0] else e0) + (2 * e1 if doubles[1] else e1)
+                        if count > 0 and count % 5 == 0:
+                            side = rules.side_of(seat)
+                            st.scores[side] += count
+                            st.in_deal[side] += count
+                            out.append(FivesScored(deal=st.deal, seat=seat, points=count))
+                    to_move = order[seat]
+                    if check_block:
+                        # Without a spinner the up and down ends stay closed.
+                        fits = FITS[ends[0]] | FITS[ends[1]]
+                        for hand in hands:
+                            if hand & fits:
+                                break  # a seat can play: no block
+                        else:
+                            _write_back(st, table, to_move, seat, i + 1 - run)
+                            run = i + 1
+                            ctx.index = i
+                            _check_block(st, ctx)
+                            fast = False  # the deal is over
+                    if out:
+                        derived[base + i] = tuple(out)
+                        out.clear()
+                    continue
+            if i != run:
+                last = record[i - 1]
+                assert isinstance(last, Played)
+                _write_back(st, table, to_move, last.seat, i - run)
+                run = i
+            if fast and (kind is Drew or kind is Passed) and ev.seat == to_move:
+                # The common draw and pass (see _on_drew, _on_passed), by a seat that cannot
+                # play and has drawn no tile it could: folded on ``st``.
+                seat = ev.seat
+                fits = FITS[ends[0]] | FITS[ends[1]]  # no spinner: up and down are closed
+                if st.drawn is None and not hands[seat] & fits:
+                    if kind is Drew:  # from a listed stock, the tile it shows next
+                        left = st.stock_left
+                        stock = st.stock
+                        if draws and left and stock is not None and (
+                                (drawn := ev.tile) is None or drawn is stock[st.stock_pos]):
+                            tile = stock[st.stock_pos]
+                            st.stock_pos += 1
+                            st.stock_left = left - 1
+                            bit = tile.bit
+                            hands[seat] |= bit
+                            if fits & bit:
+                                st.drawn = tile
+                            run = i + 1
+                            if left == 1:  # the stock is empty now
+                                check_block = True
+                                ctx.index = i
+                                _check_block(st, ctx)
+                                if out:
+                                    derived[base + i] = tuple(out)
+                                    out.clear()
+                                fast = st.phase == "playing"
+                            continue
+                    elif not (draws and st.stock_left):  # a pass, with nothing left to draw
+                        st.passes += 1
+                        to_move = st.to_move = order[seat]
+                        run = i + 1
+                        for hand in hands:
+                            if hand & fits:
+                                break  # a seat can play: no block
+                        else:
+                            ctx.index = i
+                            _check_block(st, ctx)
+                            if out:
+                                derived[base + i] = tuple(out)
+                                out.clear()
+                            fast = st.phase == "playing"
+                        continue
+            run = i + 1
+            if ev is None:
+                if stop is not None and i >= stop:
+                    del derived[base + i + 1:]
+                    return False  # its parse finding is already in the report
+                continue
+            if kind is Dealt and whole and (ev.stock is None or None in ev.hands):
+                return None
+            handler = handlers.get(kind)
+            if handler is None:
+                raise TypeError(f"not a recorded event: {ev!r}")
+            ctx.index = i
+            try:
+                handler(st, ev, ctx)
+            except Unreadable as exc:
+                findings.append(exc.finding)
+                derived[base + i] = tuple(out)
+                del derived[base + i + 1:]
+                return False
+            if out:
+                derived[base + i] = tuple(out)
+                out.clear()
+            # The state the next plays start from.
+            table = st.table
+            to_move = st.to_move
+            fast = st.phase == "playing" and table != 0 and to_move is not None and \
+                not st.redeal_due and st.spinner == CLOSED
+            check_block = not draws or st.stock_left == 0
+    except BaseException:
+        del derived[base + i:]  # an event the fold failed on (a bug) gets no entry
+        raise
+    if run < len(record):
+        last = record[-1]
+        assert isinstance(last, Played)
+        _write_back(st, table, to_move, last.seat, len(record) - run)
     return True
+
+
+def _write_back(st: State, table: int, to_move: int | None, last: int, plays: int) -> None:
+    """What the plays ``advance_all`` folded inline left (see ``_on_played``)."""
+    st.table = table
+    st.to_move = to_move
+    st.last_player = last
+    st.passes = 0
+    st.drawn = None
+    st.plays += plays
+    st.fresh = False
 
 
 def finish(st: State, out: list[Event], findings: list[Finding], index: int | None) -> None:
@@ -148,6 +284,7 @@ def _rank(tile: Tile) -> tuple[int, int, int]:
 
 
 _BY_RANK = sorted(ALL_TILES, key=_rank, reverse=True)
+_RANK_BITS = tuple((t.bit, t) for t in _BY_RANK)
 
 
 def _where(st: State, tile: Tile) -> Phrase:
@@ -238,15 +375,15 @@ def _on_dealt(st: State, ev: Dealt, ctx: _Ctx) -> None:
         score_deal(st, ctx.index, None, ctx.out, ctx.findings)
         if st.match_over:
             raise ctx.fatal("after-match-end", "a new deal after the match had ended")
-    _validate_deal(st, ev, ctx)
+    masks, stock_mask = _validate_deal(st, ev, ctx)
     st.deal += 1
     st.phase = "playing"
     st.over = None
     st.pending = False
     st.fresh = True
     st.table = 0
-    st.ends[:] = [CLOSED] * 4
-    st.doubles[:] = [False] * 4
+    st.ends[:] = _NO_ENDS
+    st.doubles[:] = _NO_DOUBLES
     st.spinner = CLOSED
     st.arms = 0
     st.passes = 0
@@ -254,41 +391,60 @@ def _on_dealt(st: State, ev: Dealt, ctx: _Ctx) -> None:
     st.block_next = None
     st.last_player = None
     st.plays = 0
-    st.in_deal = [0] * rules.sides
-    for s, hand in enumerate(ev.hands):
-        st.hands[s] = 0 if hand is None else mask_of(hand)
-        st.hidden[s] = HAND_SIZE if hand is None else 0
+    st.in_deal = [0] * len(st.scores)  # one per side, as the scores
+    hidden = st.hidden
+    if None in ev.hands:
+        for s, hand in enumerate(ev.hands):
+            hidden[s] = HAND_SIZE if hand is None else 0
+    else:
+        hidden[:] = [0] * len(hidden)
+    st.hands[:] = masks
     st.stock = ev.stock
     st.stock_pos = 0
     st.stock_left = rules.stock_size
-    st.redeal_due = bool(rules.redeal_doubles) and any(
-        hand is not None and sum(t.is_double for t in hand) >= (rules.redeal_doubles or 0)
-        for hand in ev.hands)
-    _set_lead(st, ev)
+    # A valid deal holds no tile twice, so a hand's doubles are those of its bitmask.
+    redeal = rules.redeal_doubles
+    st.redeal_due = bool(redeal) and any(
+        (mask & _DOUBLES).bit_count() >= (redeal or 0)
+        for mask, hand in zip(masks, ev.hands, strict=True) if hand is not None)
+    _set_lead(st, ev, stock_mask)
 
 
-def _validate_deal(st: State, ev: Dealt, ctx: _Ctx) -> None:
+_NO_ENDS = (CLOSED,) * 4
+_NO_DOUBLES = (False,) * 4
+_DOUBLES = mask_of(t for t in ALL_TILES if t.is_double)
+
+
+def _validate_deal(st: State, ev: Dealt, ctx: _Ctx) -> tuple[list[int], int]:
+    """Check the deal; the bitmask of every hand (0 for a hidden one) and of the stock."""
     rules = st.rules
     if len(ev.hands) != rules.seats:
         raise ctx.fatal("bad-deal", "the deal gives {count} hands for {seats} seats",
                         count=len(ev.hands), seats=rules.seats)
     # The usual deal, settled with bitmasks: full hands, a full stock, no tile twice.
     # Anything else goes through the checks below, which name what is wrong.
+    masks = [0] * rules.seats
     given = 0
     count = 0
-    for hand in ev.hands:
+    for s, hand in enumerate(ev.hands):
         if hand is not None:
             if len(hand) != HAND_SIZE:
                 break
-            given |= mask_of(hand)
+            mask = 0
+            for tile in hand:  # mask_of(hand), inlined
+                mask |= tile.bit
+            masks[s] = mask
+            given |= mask
             count += HAND_SIZE
     else:
         if ev.stock is None or len(ev.stock) == rules.stock_size:
+            stock_mask = 0
             if ev.stock is not None:
-                given |= mask_of(ev.stock)
+                stock_mask = mask_of(ev.stock)
+                given |= stock_mask
                 count += len(ev.stock)
             if given.bit_count() == count:
-                return
+                return masks, stock_mask
     seen: dict[Tile, Phrase] = {}
 
     def take(tile: Tile, place_name: Phrase) -> None:
@@ -314,11 +470,18 @@ def _validate_deal(st: State, ev: Dealt, ctx: _Ctx) -> None:
         stock = Phrase("the stock")
         for tile in ev.stock:
             take(tile, stock)
+    # Not reached with the checks above (what the bitmasks reject, they name), but the
+    # masks stay right whatever the checks let through.
+    return ([0 if hand is None else mask_of(hand) for hand in ev.hands],
+            0 if ev.stock is None else mask_of(ev.stock))
 
 
-def _set_lead(st: State, ev: Dealt) -> None:
+_NO_LEAD = Lead()
+
+
+def _set_lead(st: State, ev: Dealt, stock_mask: int) -> None:
     rules = st.rules
-    lead = rules.later_lead(st.recap, rules) if st.recap is not None else Lead()
+    lead = rules.later_lead(st.recap, rules) if st.recap is not None else _NO_LEAD
     st.must_open = None
     if lead.seat is not None:
         st.to_move = st.leader = lead.seat
@@ -328,16 +491,21 @@ def _set_lead(st: State, ev: Dealt) -> None:
     dealt = 0
     for h in st.hands:
         dealt |= h
-    best = next((t for t in _BY_RANK if dealt & t.bit), None)
-    holder = None if best is None else next(
-        s for s, h in enumerate(st.hands) if h & best.bit)
-    shown = dealt
-    if ev.stock is not None:
-        shown |= mask_of(ev.stock)
+    best = None
+    for bit, tile in _RANK_BITS:
+        if dealt & bit:
+            best = tile
+            break
+    holder = None
+    if best is not None:
+        for s, h in enumerate(st.hands):
+            if h & best.bit:
+                holder = s
+                break
     # With every hand shown, unlisted tiles are undealt (the stock is optional): only a
     # hidden hand can hold a better opening tile than the best one seen.
-    unplaced = [t for t in ALL_TILES if not shown & t.bit] if None in ev.hands else []
-    if best is not None and all(_rank(t) < _rank(best) for t in unplaced):
+    if best is not None and (None not in ev.hands or all(
+            _rank(t) < _rank(best) for t in ALL_TILES if not (dealt | stock_mask) & t.bit)):
         st.to_move = st.leader = holder
         st.must_open = best
     else:
@@ -366,9 +534,9 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
     if st.phase != "playing":
         _require_deal(st, ev, ctx)
     seat, tile = ev.seat, ev.tile
-    opening = st.table == 0
+    table = st.table
     if st.to_move is not None and seat != st.to_move:
-        if not opening:
+        if table:
             raise ctx.fatal("out-of-turn", "seat {seat} played {tile}, but it was seat "
                             "{turn}'s turn", seat=seat, tile=str(tile), turn=st.to_move)
         ctx.error("wrong-leader", "seat {seat} opened deal {deal}, but seat {leader} had to "
@@ -378,12 +546,14 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
                   "{doubles} or more doubles", deal=st.deal + 1, doubles=st.rules.redeal_doubles)
         st.redeal_due = False
     hands = st.hands
-    if hands[seat] & tile.bit:
-        hands[seat] ^= tile.bit  # _take_from_hand's first case, without the call
+    bit = tile.bit
+    if hands[seat] & bit:
+        hands[seat] ^= bit  # _take_from_hand's first case, without the call
     else:
         _take_from_hand(st, seat, tile, ctx)
     st.fresh = False
-    if opening:
+    ends = st.ends
+    if not table:  # the opening tile
         if st.must_open is not None and tile is not st.must_open:
             ctx.error("wrong-opening-tile",
                       "seat {seat} opened with {tile}, but deal {deal} must open with {must}, "
@@ -397,10 +567,15 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
         open_board(st, tile, tile.low if ev.reversed else tile.high)
         st.leader = seat
     else:
-        end = _END_INDEX.get(ev.end) if ev.end is not None else None
-        if end is not None and (number := st.ends[end]) != CLOSED and (
-                tile.high == number or tile.low == number):
-            place(st, tile, end)  # the named end is open and fits: _lay's common case
+        end = _END_INDEX.get(ev.end)  # None for None
+        # The named end is open and the tile fits it (FITS[CLOSED] is 0): _lay's common case.
+        if end is not None and FITS[number := ends[end]] & bit:
+            if st.spinner == CLOSED:  # board.place without a spinner, inlined
+                ends[end] = tile.low if number == tile.high else tile.high
+                st.doubles[end] = tile.is_double
+                st.table = table | bit
+            else:
+                place(st, tile, end)
         else:
             _lay(st, ev, ctx)
     st.last_player = seat
@@ -424,7 +599,7 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
         return
     st.to_move = rules.next_seat(seat)
     if st.stock_left == 0 or not rules.draws:  # else a seat can still draw: no block
-        fits = st.fit_mask()
+        fits = FITS[ends[0]] | FITS[ends[1]] | FITS[ends[2]] | FITS[ends[3]]  # st.fit_mask()
         for h in hands:
             if h & fits:
                 return  # a seat can play: no block (what _blocked finds first)
@@ -466,22 +641,28 @@ def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
     if seat != st.to_move:
         raise ctx.fatal("out-of-turn", "seat {seat} drew, but it was seat {turn}'s turn",
                         seat=seat, turn=st.to_move)
-    if not st.rules.draws or st.rules.stock_size == 0:
-        raise ctx.fatal("no-stock", "seat {seat} drew, but this table has no stock to draw "
-                        "from: a seat that cannot play passes", seat=seat)
-    if st.stock_left == 0:
+    rules = st.rules
+    left = st.stock_left
+    if not left or not rules.draws:  # (at a table without a stock nothing is ever left)
+        if not rules.draws or rules.stock_size == 0:
+            raise ctx.fatal("no-stock", "seat {seat} drew, but this table has no stock to "
+                            "draw from: a seat that cannot play passes", seat=seat)
         raise ctx.fatal("empty-stock", "seat {seat} drew from an empty stock", seat=seat)
+    ends = st.ends
+    fits = FITS[ends[0]] | FITS[ends[1]] | FITS[ends[2]] | FITS[ends[3]]  # st.fit_mask()
+    hands = st.hands
     if st.drawn is not None:
         ctx.error("illegal-draw", "seat {seat} drew again instead of playing {tile}, which "
                   "fits {fits}", seat=seat, tile=str(st.drawn), fits=_fits(st, st.drawn))
-    elif st.hands[seat] & st.fit_mask():
+    elif hands[seat] & fits:
         fit = _first_fit(st, seat)
         assert fit is not None
         ctx.error("illegal-draw", "seat {seat} drew while holding {tile}, which fits {fits}",
                   seat=seat, tile=str(fit), fits=_fits(st, fit))
     tile = ev.tile
-    if st.stock is not None:
-        expected = st.stock[st.stock_pos]
+    stock = st.stock
+    if stock is not None:
+        expected = stock[st.stock_pos]
         if tile is None:
             tile = expected
         elif tile is not expected:
@@ -492,14 +673,16 @@ def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
     elif tile is not None and st.known_elsewhere() & tile.bit:
         raise ctx.fatal("wrong-draw", "seat {seat} drew {tile}, which is not in the stock: "
                         "{where}", seat=seat, tile=str(tile), where=_where(st, tile))
-    st.stock_left -= 1
+    st.stock_left = left - 1
     if tile is None:
         st.hidden[seat] += 1
     else:
-        st.hands[seat] |= tile.bit
-        if st.fit_mask() & tile.bit:
+        bit = tile.bit
+        hands[seat] |= bit
+        if fits & bit:  # a draw lays nothing: the ends are those of ``fits`` above
             st.drawn = tile
-    _check_block(st, ctx)
+    if left == 1:  # the stock is empty now (else a seat can still draw: no block)
+        _check_block(st, ctx)
 
 
 def _on_passed(st: State, ev: Passed, ctx: _Ctx) -> None:
@@ -578,17 +761,17 @@ def _on_revealed(st: State, ev: HandsRevealed, ctx: _Ctx) -> None:
         ctx.error("reveal-mismatch", "the reveal lists {count} hands for {seats} seats",
                   count=len(ev.hands), seats=st.rules.seats)
         return
+    hands, hidden, table = st.hands, st.hidden, st.table
     for s, hand in enumerate(ev.hands):
         if hand is None:
             continue
         shown = mask_of(hand)
-        count = st.hands[s].bit_count() + st.hidden[s]
-        if st.hands[s] & ~shown or len(hand) != count or shown & st.table:
+        if hands[s] & ~shown or len(hand) != hands[s].bit_count() + hidden[s] or shown & table:
             ctx.error("reveal-mismatch", "seat {seat} shows {shown}, but the plays leave it "
                       "{left}", seat=s, shown=_tiles_param(hand), left=_hand_phrase(st, s))
             continue
-        st.hands[s] = shown
-        st.hidden[s] = 0
+        hands[s] = shown
+        hidden[s] = 0
     if st.pending:
         score_deal(st, None, None, ctx.out, ctx.findings)
 

@@ -17,7 +17,9 @@ Phase = Literal["waiting", "playing", "over", "ended"]
 LEFT, RIGHT, UP, DOWN = 0, 1, 2, 3
 END_NAMES = ("left", "right", "up", "down")
 CLOSED = -1
-_FITS = (*SUIT_MASK, 0)  # by end number; _FITS[CLOSED] is the last: a closed end fits nothing
+# The tiles that fit an end, by the number it shows; FITS[CLOSED] is the last entry: a
+# closed end fits nothing. ``fit_mask`` ORs the four ends' (the fold inlines it).
+FITS = (*SUIT_MASK, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +131,7 @@ class State:
 
     def fit_mask(self) -> int:
         ends = self.ends
-        return _FITS[ends[0]] | _FITS[ends[1]] | _FITS[ends[2]] | _FITS[ends[3]]
+        return FITS[ends[0]] | FITS[ends[1]] | FITS[ends[2]] | FITS[ends[3]]
 
     def stock_tiles(self) -> list[Tile] | None:
         """The tiles still in the stock, in drawing order, when the record gave it."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from operator import itemgetter
 from typing import Any
 
 from ledger.events import (
@@ -21,6 +22,8 @@ from ledger.events import (
     Passed,
     Played,
     Resigned,
+    new_dealt,
+    new_revealed,
 )
 from ledger.i18n.phrases import Phrase, english
 from ledger.tiles import TILE_BY_TEXT, Tile, TileError
@@ -125,10 +128,19 @@ def _opt_seat(obj: Mapping[str, Any], seats: int, key: str) -> int | None:
     return None if obj.get(key) is None else _seat(obj, seats, key)
 
 
+def _exact(values: list[Any]) -> tuple[Tile, ...]:
+    """A list of tiles written in exact notations ("6-3", "36", "[3:6]", ...): one lookup
+    each, all in one C call; KeyError or TypeError for anything else."""
+    if len(values) > 1:
+        tiles: tuple[Tile, ...] = itemgetter(*values)(TILE_BY_TEXT)
+        return tiles
+    return (TILE_BY_TEXT[values[0]],) if values else ()
+
+
 def _tiles(values: list[Any], what: str | Phrase) -> tuple[Tile, ...]:
     """A list of tiles: exact notations by one lookup each, anything else as ``_tile`` reads it."""
     try:
-        return tuple(map(TILE_BY_TEXT.__getitem__, values))
+        return _exact(values)
     except (KeyError, TypeError):
         return tuple(_tile(t, what) for t in values)
 
@@ -137,23 +149,43 @@ def _hands(value: object, what: str) -> tuple[tuple[Tile, ...] | None, ...]:
     if not isinstance(value, list):
         raise ParseError("bad-event", "{key} must be a list of hands", key=what)
     hands: list[tuple[Tile, ...] | None] = []
+    keep = hands.append
     for s, hand in enumerate(value):
         if hand is None:
-            hands.append(None)
+            keep(None)
         elif isinstance(hand, list):
-            hands.append(_tiles(hand, Phrase("{key} of seat {seat}", key=what, seat=s)))
+            try:  # exact notations (what ``_tiles`` tries first); _exact, inlined
+                keep(itemgetter(*hand)(TILE_BY_TEXT) if len(hand) > 1 else _exact(hand))
+            except (KeyError, TypeError):  # the words of an error are built only here
+                keep(_tiles(hand, Phrase("{key} of seat {seat}", key=what, seat=s)))
         else:
             raise ParseError("bad-event", "{key} of seat {seat} must be a list of tiles or null",
                              key=what, seat=s)
     return tuple(hands)
 
 
-# Plays, draws and passes repeat from match to match (a seat, a tile, an end), and events
-# are immutable values: one object per distinct wire form serves every match, so the
-# reader builds no dataclass for them. Only events without "at" are kept, and no more
-# than _MOVE_CACHE_MAX (the seats, tiles and ends that occur keep it far smaller).
-_MOVE_CACHE: dict[tuple[object, ...], Event] = {}
+# Plays, draws and passes repeat from match to match (a seat, a tile, an end), and so do
+# the claims of a deal's end (a result, a winner, points); events are immutable values:
+# one object per distinct wire form serves every match, so the reader builds no dataclass
+# for them. Only events without "at" are kept, and no more than _MOVE_CACHE_MAX of each
+# kind per seat count (the seats, tiles, ends and points that occur keep them far
+# smaller). A cache holds the events read for one seat count, so a seat or winner it gives
+# back is in range.
+#
+# A move is kept under the values of its object's keys when they are exactly "type" and
+# "seat", then "tile", then "end" (the shapes the writer gives a pass, a draw or a play,
+# told apart by their number): _MOVE_KEYS, by the number of keys, fetches them in one C
+# call. Any other shape (one with "at", say) gets no key and is read as it comes. A deal
+# end's key is (result, winner, points), in a cache of its own.
+_Kept = dict[tuple[object, ...], Event]
+_MOVE_CACHE: dict[int, tuple[_Kept, _Kept]] = {}  # seat count -> (moves, deal ends)
 _MOVE_CACHE_MAX = 8192
+_MOVE_CACHES_MAX = 8  # seat counts with a cache: the tables have 2, 3 or 4 seats
+_MOVES = frozenset({"play", "draw", "pass"})
+_NO_KEY = type  # a "key" (the dict class) under which no event is ever kept
+_MOVE_KEYS: tuple[Callable[[dict[str, Any]], object], ...] = (
+    _NO_KEY, _NO_KEY, itemgetter("type", "seat"), itemgetter("type", "seat", "tile"),
+    itemgetter("type", "seat", "tile", "end"), _NO_KEY, _NO_KEY, _NO_KEY)
 
 
 def parse_event(obj: object, seats: int) -> Event:
@@ -169,34 +201,60 @@ def parse_event(obj: object, seats: int) -> Event:
 def parse_events(objs: list[Any], seats: int
                  ) -> tuple[list[Event | None], list[tuple[int, ParseError]]]:
     """Every event of a match (``None`` where one cannot be read) and the errors, with
-    their positions: the reader's hot loop, so the move cache is looked up inline."""
+    their positions: the reader's hot loop, so the caches are looked up inline."""
     events: list[Event | None] = []
     errors: list[tuple[int, ParseError]] = []
     keep = events.append
-    cache = _MOVE_CACHE
-    for i, obj in enumerate(objs):
-        key: tuple[object, ...] | None = None
+    caches = _MOVE_CACHE.get(seats)
+    if caches is None:
+        caches = ({}, {})
+        if len(_MOVE_CACHE) < _MOVE_CACHES_MAX:  # else this match's own, for a bad header
+            _MOVE_CACHE[seats] = caches
+    moves, claims = caches
+    for obj in objs:  # an event's position is len(events)
+        key: Any
+        claim: tuple[object, ...] | None
         if type(obj) is dict:
-            kind = obj.get("type")
-            if (kind == "play" or kind == "draw" or kind == "pass") and obj.get("at") is None:
-                seat = obj.get("seat")
-                key = (kind, seat, obj.get("tile"), obj.get("end"))
+            if "seat" in obj:
                 try:
-                    known = cache.get(key)
-                except TypeError:  # a list or an object where a seat, tile or end goes
-                    known = key = None
+                    key = _MOVE_KEYS[len(obj)](obj)
+                    known = moves.get(key)
+                except (KeyError, IndexError, TypeError):  # another shape, or a list
+                    known = key = None                     # where a seat, tile or end goes
                 # The key's seat may be 1.0 or True where 1 was kept: only an int is a seat.
-                if known is not None and type(seat) is int and 0 <= seat < seats:
+                if known is not None and type(key[1]) is int:
                     keep(known)
                     continue
+                claim = None
+            elif obj.get("type") == "deal_end" and obj.get("at") is None:
+                key = None
+                winner = obj.get("winner")
+                points = obj.get("points")
+                claim = (obj.get("result"), winner, points)
+                try:
+                    known = claims.get(claim)
+                except TypeError:  # a list or an object where a result goes
+                    known = claim = None
+                # Again 1.0 or True may stand where 1 was kept: only ints are read.
+                if known is not None and (winner is None or type(winner) is int) and (
+                        points is None or type(points) is int):
+                    keep(known)
+                    continue
+            else:
+                key = claim = None
+        else:
+            key = claim = None
         try:
             event = _parse_event(obj, seats)
         except ParseError as exc:
+            errors.append((len(events), exc))
             keep(None)
-            errors.append((i, exc))
             continue
-        if key is not None and len(cache) < _MOVE_CACHE_MAX:
-            cache[key] = event
+        if type(key) is tuple and key[0] in _MOVES:
+            if len(moves) < _MOVE_CACHE_MAX:
+                moves[key] = event
+        elif claim is not None and len(claims) < _MOVE_CACHE_MAX:
+            claims[claim] = event
         keep(event)
     return events, errors
 
@@ -220,7 +278,7 @@ def _read_deal(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
         if not isinstance(stock, list):
             raise ParseError("bad-event", "stock must be a list of tiles")
         stock = _tiles(stock, "stock")
-    return Dealt(hands=_hands(o.get("hands"), "hands"), stock=stock, at=at)
+    return new_dealt(_hands(o.get("hands"), "hands"), stock, at)
 
 
 def _read_play(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
@@ -282,7 +340,7 @@ _READERS = {
     "draw": _read_draw,
     "pass": lambda o, n, at: Passed(seat=_seat(o, n), at=at),
     "block": lambda o, n, at: BlockClaimed(at=at),
-    "reveal": lambda o, n, at: HandsRevealed(hands=_hands(o.get("hands"), "reveal"), at=at),
+    "reveal": lambda o, n, at: new_revealed(_hands(o.get("hands"), "reveal"), at),
     "deal_end": _read_deal_end,
     "bot": lambda o, n, at: BotSeated(seat=_seat(o, n), at=at),
     "resign": lambda o, n, at: Resigned(seat=_seat(o, n), at=at),
