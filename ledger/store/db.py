@@ -45,7 +45,8 @@ def resolve_url(url: str | None = None) -> str:
     return url or os.environ.get(ENV_VAR) or default_url()
 
 
-def _json(value: object) -> str:
+def json_text(value: object) -> str:
+    """JSON as the engine writes JSON columns (the importer binds the same text itself)."""
     return orjson.dumps(value).decode()
 
 
@@ -66,14 +67,14 @@ def make_engine(url: str | None = None) -> Engine:
             elif not folder.is_dir():
                 raise StoreError(f"cannot open the ledger {database}: the folder {folder} "
                                  "does not exist")
-        engine = create_engine(url, json_serializer=_json, json_deserializer=orjson.loads,
+        engine = create_engine(url, json_serializer=json_text, json_deserializer=orjson.loads,
                                connect_args={"timeout": 60})
         _sqlite_setup(engine, in_memory=not database or database == ":memory:")
         return engine
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() != "psycopg":
         raise StoreError(f"PostgreSQL is reached through psycopg 3: write the URL as "
                          f"postgresql+psycopg://..., not {parsed.drivername}://...")
-    return create_engine(url, json_serializer=_json, json_deserializer=orjson.loads,
+    return create_engine(url, json_serializer=json_text, json_deserializer=orjson.loads,
                          pool_pre_ping=True)
 
 

@@ -7,8 +7,10 @@ a match whose header cannot be read has nothing to store and is reported.
 A match already in the ledger (same canonical content) adds nothing.
 
 Files stream: a match is in memory only between its line and its commit.
-Event rows go in with one bulk statement per match (``executemany`` on
-SQLite, ``COPY`` on PostgreSQL); hashes are computed here, in Python.
+Hashes are computed here, in Python. A prepared match carries its event rows
+as one JSON document and one string of hashes, and they go in with one
+statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite (no
+Python object per row on the writing side), ``COPY`` on PostgreSQL.
 
 Reading, auditing and hashing (``prepare``) need no database, so
 ``import_file(..., jobs=N)`` runs them in N worker processes while this one
@@ -19,44 +21,55 @@ from __future__ import annotations
 
 import os
 import pickle
+import sqlite3
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
+import orjson
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
 from ledger.audit import AuditReport, audit_record
 from ledger.events import Event
 from ledger.findings import Finding
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
-from ledger.store.db import write_connection
-from ledger.store.hashing import canonical, content_hash, genesis
+from ledger.store.db import json_text, write_connection
+from ledger.store.hashing import (
+    content_hasher,
+    event_hash_from,
+    genesis,
+    row_head,
+    stamp,
+)
 from ledger.store.mapper import (
     Header,
     Row,
-    chain_rows,
     finding_json,
-    payload_of,
+    payload_pair,
+    text_and_bytes,
     unread_type,
 )
 from ledger.store.models import MATCHES
-from ledger.store.readmodels import ReadModel, compute, insert_model
+from ledger.store.readmodels import TOTALS, ReadModel, compute, insert_model
 
 _EVENT_COLUMNS = ("match_id", "seq", "recorded_index", "kind", "type", "payload",
                   "recorded_at", "prev_hash", "hash")
 _SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
                   f"VALUES ({', '.join('?' * len(_EVENT_COLUMNS))})")
 _PG_COPY = f"COPY events ({', '.join(_EVENT_COLUMNS)}) FROM STDIN"
+# The text format SQLAlchemy's SQLite DateTime writes and reads back.
+_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
+_HASH = 32  # bytes of a SHA-256 digest
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +78,14 @@ class Prepared:
 
     header: Header
     content_hash: bytes
-    rows: list[Row]
+    recorded_at: datetime
+    # The event rows, seq 0, 1, ... in order, in two values rather than a Python object
+    # per row and column (an import makes millions of rows): ``rows_json`` is a JSON
+    # array of ``[recorded_index, kind, type, payload]``, one per row, and ``hashes``
+    # the chain, the genesis hash then each row's (row k's prev_hash is digest k, its
+    # hash digest k + 1). SQLite takes them as they are (``_SQLITE_EVENTS``).
+    rows_json: str
+    hashes: bytes
     model: ReadModel  # for match id 0: ``for_match`` gives the real one
     ok: bool
     complete: bool
@@ -81,12 +101,18 @@ class Prepared:
     def where(self) -> str:
         return self.path if self.line is None else f"{self.path}:{self.line}"
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # Rows cross to the writing process as plain tuples: a named tuple costs three
-        # times as much to unpickle. The writer reads them by position only.
-        fields = [getattr(self, f) for f in self.__dataclass_fields__]
-        fields[2] = [tuple(r) for r in self.rows]
-        return (Prepared, tuple(fields))
+    @property
+    def size(self) -> int:
+        """The number of event rows."""
+        return len(self.hashes) // _HASH - 1
+
+    @property
+    def rows(self) -> list[Row]:
+        """The event rows as ``Row`` values (built on demand: the import needs none)."""
+        at, h = self.recorded_at, self.hashes
+        return [Row(seq, index, kind, type_, payload, at, h[seq * _HASH:(seq + 1) * _HASH],
+                    h[(seq + 1) * _HASH:(seq + 2) * _HASH])
+                for seq, (index, kind, type_, payload) in enumerate(orjson.loads(self.rows_json))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +153,11 @@ def safe_audit(record: MatchRecord) -> AuditReport:
 
 def prepare(record: MatchRecord, report: AuditReport | None = None,
             now: datetime | None = None) -> Prepared | None:
-    """Audit a record and compute its rows and read model; None if its header is unreadable."""
+    """Audit a record and compute its rows and read model; None if its header is unreadable.
+
+    The rows are ``mapper.chain_rows``'s for the record's events, each followed by what
+    the rules derived from it, computed in one pass over bytes (the import's hot loop).
+    """
     if record.header is None or record.raw is None:
         return None
     if report is None:
@@ -135,34 +165,57 @@ def prepare(record: MatchRecord, report: AuditReport | None = None,
     header = Header.of(record.header)
     header_json = header.canonical()
     raw_events = record.raw["events"]
-    items: list[tuple[int, str, str, str]] = []
-    payloads: list[str] = []
-    derived: list[Event] = []
+    events = record.events
     derived_all = report.derived
-    for i, raw in enumerate(raw_events):
-        ev = record.events[i]
-        if ev is None:
-            payload = canonical(raw)
-            items.append((i, "unread", unread_type(raw), payload))
-        else:
-            payload = payload_of(ev)
-            items.append((i, "recorded", ev.TYPE, payload))
-        payloads.append(payload)
-        if i < len(derived_all):
-            for d in derived_all[i]:
-                items.append((i, "derived", d.TYPE, payload_of(d)))
-                derived.append(d)
     when = now or datetime.now(UTC).replace(tzinfo=None)
-    rows = chain_rows(genesis(header_json), 0, when, items)
-    seqs = [row.seq for row in rows if row.kind == "derived"]
+    at = stamp(when)  # as hashed
+    recorded_heads: dict[str, bytes] = {}  # row_head by event type, for this time
+    derived_heads: dict[str, bytes] = {}
+    blobs: list[bytes] = []  # the recorded payloads, for the content hash
+    keep = blobs.append
+    rows: list[tuple[int, str, str, str]] = []
+    add = rows.append
+    prev = genesis(header_json)
+    chain = [prev]
+    link = chain.append
+    derived: list[tuple[int, Event]] = []
+    seq = 0
+    after = len(derived_all)
+    for i, (raw, ev) in enumerate(zip(raw_events, events, strict=True)):
+        if ev is None:
+            kind, type_ = "unread", unread_type(raw)
+            payload, blob = text_and_bytes(raw)
+            head = row_head(kind, type_, at)
+        else:
+            kind, type_ = "recorded", ev.TYPE
+            payload, blob = payload_pair(ev)
+            head = recorded_heads.get(type_) or recorded_heads.setdefault(
+                type_, row_head(kind, type_, at))
+        keep(blob)
+        prev = event_hash_from(prev, seq, i, head, blob)
+        add((i, kind, type_, payload))
+        link(prev)
+        seq += 1
+        if i < after:
+            for d in derived_all[i]:
+                type_ = d.TYPE
+                head = derived_heads.get(type_) or derived_heads.setdefault(
+                    type_, row_head("derived", type_, at))
+                payload, blob = payload_pair(d)
+                prev = event_hash_from(prev, seq, i, head, blob)
+                add((i, "derived", type_, payload))
+                link(prev)
+                derived.append((seq, d))
+                seq += 1
+    content = content_hasher(header_json)
+    if blobs:
+        content.update(b"\n" + b"\n".join(blobs))
     ok = report.ok
-    last_seq, head = (rows[-1].seq, rows[-1].hash) if rows else (-1, genesis(header_json))
-    model = compute(0, header, ok, len(raw_events), last_seq, head,
-                    zip(seqs, derived, strict=True))
+    model = compute(0, header, ok, len(raw_events), seq - 1, prev, derived)
     findings = [finding_json(f) for f in report.findings]
-    return Prepared(header, content_hash(header_json, payloads), rows, model, ok,
-                    report.complete, len(report.errors), findings, len(raw_events),
-                    record.index, record.path, record.line, record.source)
+    return Prepared(header, content.digest(), when, orjson.dumps(rows).decode(),
+                    b"".join(chain), model, ok, report.complete, len(report.errors), findings,
+                    len(raw_events), record.index, record.path, record.line, record.source)
 
 
 def find(conn: Connection, digest: bytes) -> int | None:
@@ -184,25 +237,142 @@ def _insert_new(conn: Connection, values: dict[str, Any]) -> int | None:
     return None if got is None else int(got)
 
 
+def _match_values(prep: Prepared) -> dict[str, Any]:
+    return {**prep.header.columns(), "origin": "import", "content_hash": prep.content_hash,
+            "status": "complete" if prep.complete else "incomplete", "ok": prep.ok,
+            "errors": prep.errors, "warnings": len(prep.findings) - prep.errors,
+            "findings": prep.findings, "imported_from": prep.where,
+            "created_at": prep.recorded_at}
+
+
 def store(session: Session, prep: Prepared) -> tuple[int, bool]:
     """Write one prepared match in one transaction: (ledger id, whether it is new)."""
     conn = write_connection(session)
-    now = prep.rows[0][5] if prep.rows else datetime.now(UTC).replace(tzinfo=None)
-    values = {**prep.header.columns(), "origin": "import", "content_hash": prep.content_hash,
-              "status": "complete" if prep.complete else "incomplete", "ok": prep.ok,
-              "errors": prep.errors, "warnings": len(prep.findings) - prep.errors,
-              "findings": prep.findings, "imported_from": prep.where, "created_at": now}
-    match_id = _insert_new(conn, values)
+    if conn.dialect.name == "sqlite":
+        match_id = _store_sqlite(conn, prep)
+    else:
+        match_id = _insert_new(conn, _match_values(prep))
+        if match_id is not None and prep.size:
+            _copy_rows(conn, match_id, prep)
+            insert_model(conn, prep.model.for_match(match_id))
     if match_id is None:  # stored before (or just now, by another import)
         existing = find(conn, prep.content_hash)
         session.rollback()
         assert existing is not None
         return existing, False
-    if prep.rows:
-        insert_rows(conn, match_id, prep.rows)
-        insert_model(conn, prep.model.for_match(match_id))
     session.commit()
     return match_id, True
+
+
+# --- SQLite: the whole match through the driver --------------------------------------
+#
+# SQLAlchemy's per-statement work (compiling, type processing, events) costs more than
+# SQLite's own for an import's few statements per match; these are the statements
+# ``_insert_new``, ``insert_rows`` and ``readmodels.insert_model`` send, with the values
+# SQLAlchemy's column types would bind (JSON text from the engine's serializer, booleans
+# as integers, times in the DateTime text format), so the rows come out the same.
+
+_MATCH_COLUMNS = ("preset", "seat_count", "seats", "options", "source", "started_at",
+                  "origin", "content_hash", "status", "ok", "errors", "warnings", "findings",
+                  "imported_from", "created_at")
+_SQLITE_MATCH = (f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES "
+                 f"({', '.join('?' * len(_MATCH_COLUMNS))}) "
+                 "ON CONFLICT (content_hash) DO NOTHING RETURNING id")
+_SUMMARY_COLUMNS = ("match_id", "events", "last_seq", "head_hash", "deals", "scores",
+                    "winner", "complete", "end_reason")
+_SQLITE_SUMMARY = (f"INSERT INTO match_summaries ({', '.join(_SUMMARY_COLUMNS)}) "
+                   f"VALUES ({', '.join('?' * len(_SUMMARY_COLUMNS))})")
+_DEAL_COLUMNS = ("match_id", "deal", "seq", "result", "winner", "points", "scores", "fives",
+                 "leader", "pips")
+_SQLITE_DEALS = (f"INSERT INTO deal_rows ({', '.join(_DEAL_COLUMNS)}) "
+                 f"VALUES ({', '.join('?' * len(_DEAL_COLUMNS))})")
+# A match's event rows in one statement: SQLite reads Prepared.rows_json and cuts the
+# hashes out of Prepared.hashes itself, so no Python object is made per row or value.
+# The values are those the row-by-row insert binds: integers, text and 32-byte blobs.
+_SQLITE_EVENTS = (
+    f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
+    "SELECT ?1, key, {0}, {1}, {2}, {3}, ?2, substr(?3, key * 32 + 1, 32), "
+    "substr(?3, key * 32 + 33, 32) FROM json_each(?4) ORDER BY key"
+).format(*(
+    # value ->> n is SQLite 3.38's; json_extract gives the same values on older ones.
+    f"value ->> {n}" if sqlite3.sqlite_version_info >= (3, 38) else
+    f"json_extract(value, '$[{n}]')" for n in range(4)))
+# A NUL character in a string of the document (only an unread event's type may hold one:
+# payloads are JSON, which escapes it) is written \u0000; SQLite would cut the text there.
+# The test also matches a payload holding the six characters \u0000: those go row by
+# row too, which is only slower.
+_NUL = "\\u0000"
+_SQLITE_TOTALS = ("INSERT INTO player_totals (name, " + ", ".join(TOTALS) + ") VALUES (?, "
+                  + ", ".join("?" * len(TOTALS)) + ") ON CONFLICT (name) DO UPDATE SET "
+                  + ", ".join(f"{t} = player_totals.{t} + excluded.{t}" for t in TOTALS))
+
+
+def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
+    """Insert the match, its rows and read model; None (nothing written) if it is stored."""
+    dbapi = conn.connection.dbapi_connection
+    assert dbapi is not None
+    header = prep.header
+    values = (header.preset, len(header.seats), json_text(list(header.seats)),
+              json_text(header.options), json_text(header.source), header.started_at, "import",
+              prep.content_hash, "complete" if prep.complete else "incomplete", int(prep.ok),
+              prep.errors, len(prep.findings) - prep.errors, json_text(prep.findings), prep.where,
+              prep.recorded_at.strftime(_SQLITE_TIME))
+    cur = dbapi.cursor()
+    statement = _SQLITE_MATCH
+    try:
+        got = cur.execute(statement, values).fetchall()
+        if not got:
+            return None
+        match_id = int(got[0][0])
+        if prep.size:
+            if _NUL in prep.rows_json:  # SQLite's JSON text ends at a NUL: row by row
+                statement = _SQLITE_INSERT
+                cur.executemany(statement, list(_sqlite_rows(match_id, prep.rows)))
+            else:
+                statement = _SQLITE_EVENTS
+                cur.execute(statement, (match_id, prep.recorded_at.strftime(_SQLITE_TIME),
+                                        prep.hashes, prep.rows_json))
+            model = prep.model
+            s = model.summary
+            statement = _SQLITE_SUMMARY
+            cur.execute(statement, (match_id, s["events"], s["last_seq"], s["head_hash"],
+                                    s["deals"], json_text(s["scores"]), s["winner"],
+                                    int(s["complete"]), s["end_reason"]))
+            if model.deals:
+                statement = _SQLITE_DEALS
+                cur.executemany(statement, [
+                    (match_id, d["deal"], d["seq"], d["result"], d["winner"], d["points"],
+                     json_text(d["scores"]), json_text(d["fives"]), d["leader"],
+                     json_text(d["pips"]))
+                    for d in model.deals])
+            # readmodels.add_totals: names in order, only contributions that add something.
+            totals = [(name, *(c[t] for t in TOTALS)) for name, c in sorted(model.totals.items())
+                      if any(c[t] for t in TOTALS)]
+            if totals:
+                statement = _SQLITE_TOTALS
+                cur.executemany(statement, totals)
+        return match_id
+    except dbapi.Error as exc:  # as SQLAlchemy would raise it (callers catch those)
+        raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
+    finally:
+        cur.close()
+
+
+def _copy_rows(conn: Connection, match_id: int, prep: Prepared) -> None:
+    """A prepared match's rows into PostgreSQL (``COPY``, as ``insert_rows``)."""
+    import psycopg
+
+    dbapi = conn.connection.dbapi_connection
+    pg = cast(psycopg.Connection[Any], dbapi)
+    when, h = prep.recorded_at, prep.hashes
+    try:
+        with pg.cursor() as cur, cur.copy(_PG_COPY) as copy:
+            write = copy.write_row
+            for seq, (index, kind, type_, payload) in enumerate(orjson.loads(prep.rows_json)):
+                write((match_id, seq, index, kind, type_, payload, when,
+                       h[seq * _HASH:(seq + 1) * _HASH], h[(seq + 1) * _HASH:(seq + 2) * _HASH]))
+    except psycopg.Error as exc:
+        raise DBAPIError.instance(_PG_COPY, None, exc, psycopg.Error) from exc
 
 
 def insert_rows(conn: Connection, match_id: int, rows: Iterable[Row]) -> None:
@@ -222,7 +392,7 @@ def _insert_rows(conn: Connection, match_id: int, rows: Iterable[Row]) -> None:
 
         pg = cast(psycopg.Connection[Any], dbapi)
         with pg.cursor() as cur, cur.copy(_PG_COPY) as copy:
-            for r in rows:  # by position: rows may be plain tuples (see Prepared)
+            for r in rows:
                 copy.write_row((match_id, *r))
         return
     lite = dbapi.cursor()
@@ -238,8 +408,7 @@ def _sqlite_rows(match_id: int, rows: Iterable[Row]) -> Iterator[tuple[object, .
     for seq, index, kind, type_, payload, recorded_at, prev, digest in rows:
         if recorded_at is not when:  # one time per transaction: format it once
             when = recorded_at
-            # The text format SQLAlchemy's SQLite DateTime reads back.
-            text = when.strftime("%Y-%m-%d %H:%M:%S.%f")
+            text = when.strftime(_SQLITE_TIME)
         yield (match_id, seq, index, kind, type_, payload, text, prev, digest)
 
 
@@ -321,6 +490,8 @@ def _prepared_in_workers(path: str, jobs: int) -> Iterator[Item]:
                                      str(jobs), str(k)], stdout=subprocess.PIPE, stderr=err,
                                     env=env)
             stack.callback(_reap, proc)
+            assert proc.stdout is not None
+            _widen(proc.stdout.fileno())
             procs.append((proc, err))
         done = 0
         n = 0
@@ -343,6 +514,26 @@ def _prepared_in_workers(path: str, jobs: int) -> Iterator[Item]:
             else:
                 yield cast(Item, value)
             n += 1
+
+
+# How much a worker may get ahead of the writer: tens of matches, so that it keeps going
+# while the writer waits on the disk (a commit that checkpoints the WAL). The kernel's
+# default pipe (64 KiB) holds two or three; unprivileged processes may ask for up to
+# /proc/sys/fs/pipe-max-size (1 MiB by default). Kernel memory, and bounded: memory
+# stays flat.
+_PIPE_SIZE = 1 << 20
+
+
+def _widen(fd: int) -> None:
+    """Ask for a bigger pipe buffer (Linux); elsewhere, or if refused, keep the default."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if setpipe is not None:
+        with suppress(OSError):
+            fcntl.fcntl(fd, setpipe, _PIPE_SIZE)
 
 
 def _reap(proc: subprocess.Popen[bytes]) -> None:

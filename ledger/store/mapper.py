@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from ledger.events import Event
+from ledger.events import BlockClaimed, DealEndClaimed, Drew, Event, Passed, Played
 from ledger.findings import Finding
 from ledger.formats.wire import (
     FORMAT,
@@ -75,6 +75,48 @@ class Header:
 
 def payload_of(event: Event) -> str:
     return canonical(event_to_dict(event))
+
+
+# Plays, draws, passes and claims repeat from match to match (a seat, a tile, an end) and
+# events are immutable values: an import computes each distinct payload once. Keyed by
+# the event itself (its type and every field), so an event that differs in anything has
+# its own entry; events with a time ("at") are unique and not kept. The reader hands out
+# one object per distinct move, so most lookups are by the object's identity first (no
+# hashing of its fields); an entry keeps its event alive, so an id is never reused while
+# it is a key.
+_PAYLOADS: dict[Event, tuple[str, bytes]] = {}
+_BY_ID: dict[int, tuple[Event, tuple[str, bytes]]] = {}
+_PAYLOADS_MAX = 8192
+REPEATING: frozenset[type[Event]] = frozenset({Played, Drew, Passed, BlockClaimed,
+                                               DealEndClaimed})
+
+
+def payload_pair(event: Event) -> tuple[str, bytes]:
+    """``payload_of(event)`` and its UTF-8 bytes (what is hashed)."""
+    seen = _BY_ID.get(id(event))
+    if seen is not None and seen[0] is event:
+        return seen[1]
+    if type(event) in REPEATING and event.at is None:
+        got = _PAYLOADS.get(event)
+        if got is None:
+            if len(_PAYLOADS) >= _PAYLOADS_MAX:
+                _PAYLOADS.clear()
+            got = _PAYLOADS[event] = text_and_bytes(event_to_dict(event))
+        if len(_BY_ID) >= _PAYLOADS_MAX:
+            _BY_ID.clear()
+        _BY_ID[id(event)] = (event, got)
+        return got
+    return text_and_bytes(event_to_dict(event))
+
+
+def text_and_bytes(value: object) -> tuple[str, bytes]:
+    """``canonical(value)`` and its UTF-8 bytes.
+
+    Encoded again from the text, not orjson's own bytes: those take 4 KiB however short
+    the JSON (the buffer it wrote into), and an import holds many payloads at once.
+    """
+    text = canonical(value)
+    return text, text.encode()
 
 
 def finding_json(finding: Finding) -> dict[str, Any]:

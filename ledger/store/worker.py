@@ -8,6 +8,7 @@ the file's matches the same way, so together they cover each match once.
 
 from __future__ import annotations
 
+import gc
 import pickle
 import sys
 
@@ -17,6 +18,8 @@ from ledger.store.importer import item_of
 
 def main(argv: list[str]) -> int:
     path, jobs, k = argv[0], int(argv[1]), int(argv[2])
+    # As the importing command does: the collector need not re-scan the modules' objects.
+    gc.freeze()
     out = pickle.Pickler(sys.stdout.buffer, protocol=pickle.HIGHEST_PROTOCOL)
     try:
         try:
