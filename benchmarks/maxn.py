@@ -1,16 +1,19 @@
 """Max-n analysis: the C search against the Python one, on every table each for himself.
 
 For ``--deals`` random deals of each table where three or four seats each play for
-himself (the first deal of seeded random legal matches), times the full per-move
-analysis of the deal (``review_match``, as ``domino-ledger analyse`` makes it) with
-the C search, and with ``--python`` the Python max-n on the same deals. Says how many
-deals were solved from their first position, and for the others the first event
-from which every position was solved (a 4-seat Fives deal is too large near its
-start: max-n cannot cut as two-sided play does).
+himself (deal ``--deal`` of seeded random legal matches: 0, the first, opens with the
+highest double; on most tables a later deal's leader may open with any tile, so its
+start is the choice among seven openings), times the full per-move analysis of the
+deal (``review_match``, as ``domino-ledger analyse`` makes it, with its default
+limits) with the C search, and with ``--python`` the Python max-n on the same deals.
+Says how many deals were solved from their first position, and for the others the
+first event from which every position was solved. Fives with four seats is the large
+case: every seat scores during the deal, so max-n can skip almost nothing.
 
 Prints numbers; asserts nothing about time.
 
-    python benchmarks/maxn.py [--deals 10] [--seed 1] [--python] [--tables sahrat-fives-4 ...]
+    python benchmarks/maxn.py [--deals 10] [--seed 1] [--deal 0] [--python]
+                              [--tables sahrat-fives-4 ...]
 """
 
 from __future__ import annotations
@@ -41,13 +44,17 @@ def first_solved(review: DealReview) -> str:
     return f"event {solved[0]}" if solved else "none"
 
 
-def run(preset: str, seats: int, seed: int, native: bool) -> tuple[float, DealReview]:
+def run(preset: str, seats: int, seed: int, deal: int, native: bool
+        ) -> tuple[float, DealReview | None]:
     record = parse_match(generate_match(preset, seats, {}, seed=seed))
     rules = make_rules(preset, seats)
     solver_module._NativeSearch = NATIVE if native else None  # type: ignore[misc]
     try:
         cpu = time.process_time()
-        (review,) = review_match(rules, record.events, deals=[0])
+        reviews = review_match(rules, record.events, deals=[deal])
+        if not reviews:  # the match ended before that deal
+            return 0.0, None
+        (review,) = reviews
         return time.process_time() - cpu, review
     finally:
         solver_module._NativeSearch = NATIVE  # type: ignore[misc]
@@ -58,23 +65,32 @@ def main() -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deal", type=int, default=0,
+                    help="which deal of each match, from 0 (a match that ends sooner is "
+                         "skipped)")
     ap.add_argument("--python", action="store_true", help="also time the Python max-n")
     ap.add_argument("--tables", nargs="*", choices=TABLES, default=list(TABLES))
     args = ap.parse_args()
     if NATIVE is None:
         sys.exit("the C search is not built (no C compiler when the project was installed)")
-    print(f"{args.deals} deals per table (seeds {args.seed}..{args.seed + args.deals - 1}), "
+    print(f"deal {args.deal} of {args.deals} matches per table (seeds from {args.seed}), "
           "CPU seconds of the full per-move analysis of each deal")
     for table in args.tables:
         preset, seats = table.rsplit("-", 1)
         c_times, p_times, solved_from = [], [], []
-        for seed in range(args.seed, args.seed + args.deals):
-            c_cpu, c_review = run(preset, int(seats), seed, native=True)
+        seed = args.seed - 1
+        while len(c_times) < args.deals:
+            seed += 1
+            c_cpu, c_review = run(preset, int(seats), seed, args.deal, native=True)
+            if c_review is None:
+                print(f"  {table:15} seed {seed:>3}: the match has no deal {args.deal}")
+                continue
             c_times.append(c_cpu)
             solved_from.append(first_solved(c_review))
             line = f"  {table:15} seed {seed:>3}: C {c_cpu:8.3f} s, solved from {solved_from[-1]}"
             if args.python:
-                p_cpu, p_review = run(preset, int(seats), seed, native=False)
+                p_cpu, p_review = run(preset, int(seats), seed, args.deal, native=False)
+                assert p_review is not None
                 p_times.append(p_cpu)
                 line += f"; Python {p_cpu:8.3f} s, solved from {first_solved(p_review)}"
                 if c_review.best is not None and p_review.best is not None:

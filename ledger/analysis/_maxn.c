@@ -13,6 +13,9 @@
  *
  * The table keeps exact values and may drop any of them when full (a dropped
  * position is searched again when met): memory is bounded and no value is guessed.
+ * A position is keyed by what decides the rest of the deal, so that positions alike
+ * share one value: ends that differ only in which is called which (``canonical``), and
+ * not the moves of a seat that has only one.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -70,8 +73,34 @@ typedef struct {
     int error;
 } Search;
 
+/* Once the spinner has opened its four ends they are alike: each is its number, whether a
+ * double lies there and whether a tile lies on its arm (an empty arm shows the spinner's
+ * number and adds nothing). Sorted with the armed ends first, left and right stay armed,
+ * as place() and fives_count() expect; the spinner's own number no longer matters. */
+static inline uint32_t canonical_open(uint32_t b) {
+    uint32_t e[4];
+    uint32_t arms = ARMS(b);
+    for (int i = 0; i < 4; i++)
+        e[i] = (((arms >> i) & 1u) ^ 1u) << 4 | END(b, i) << 1 | DBL(b, i);
+    /* A sorting network: no branch to mispredict in the search's innermost step. */
+#define SORT2(i, j) do { uint32_t lo_ = e[i] < e[j] ? e[i] : e[j]; \
+                         e[j] = e[i] ^ e[j] ^ lo_; e[i] = lo_; } while (0)
+    SORT2(0, 1);
+    SORT2(2, 3);
+    SORT2(0, 2);
+    SORT2(1, 3);
+    SORT2(1, 2);
+#undef SORT2
+    uint32_t out = 0;
+    for (int i = 0; i < 4; i++)
+        out |= ((e[i] >> 1) & 7u) << (3 * i) | (e[i] & 1u) << (12 + i)
+            | (((e[i] >> 4) & 1u) ^ 1u) << (19 + i);
+    return out; /* spinner number 0: not CLOSED, so arms are still kept */
+}
+
 static inline uint32_t canonical(uint32_t b, int fives) {
     if (!fives) b &= ~(15u << 12);
+    else if (SPIN(b) != CLOSED && END(b, 2) != CLOSED) return canonical_open(b);
     /* Left and right are alike, and so are up and down: the smaller one first. */
     for (int pair = 0; pair < 4; pair += 2) {
         uint32_t a = END(b, pair) | DBL(b, pair) << 3 | ((ARMS(b) >> pair) & 1u) << 4;
@@ -157,6 +186,13 @@ static inline Entry *lookup(Entry *e, uint64_t key) {
     for (int w = 0; w < WAYS; w++)
         if (e[w].key == key) return e + w;
     return NULL;
+}
+
+/* A kept value into ``out``: 1 if the position is kept. */
+static inline int recall(Entry *line, uint64_t key, int16_t *out) {
+    Entry *hit = lookup(line, key);
+    if (hit) memcpy(out, hit->v, 4 * sizeof *out);
+    return hit != NULL;
 }
 
 /* A free slot, else the one with the smallest subtree (fewest tiles held): it is the
@@ -269,13 +305,13 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
         }
         return mx(s, u, drawers, b, (p + 1) % s->seats, pos, parent, limit, out);
     }
+    /* A forced move (one tile, one way to lay it) is not kept: its value is its child's,
+     * and the child is kept, so the room goes to positions that branch. A position with
+     * one tile that fits is looked up once its moves are known, any other at once. */
     uint64_t key = key_of(s, u, drawers, b, p, pos);
     Entry *line = bucket(s, key);
-    Entry *hit = lookup(line, key);
-    if (hit) {
-        memcpy(out, hit->v, 4 * sizeof *out);
-        return 1;
-    }
+    int one_tile = !(fit & (fit - 1));
+    if (!one_tile && recall(line, key, out)) return 1;
     int q = (p + 1) % s->seats;
     MoveT mv[MAX_MOVES];
     int n = 0;
@@ -307,6 +343,8 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
             n++;
         }
     }
+    if (n == 1) line = NULL;
+    else if (one_tile && recall(line, key, out)) return 1;
     for (int i = 1; i < n; i++) { /* insertion sort: a handful of moves */
         MoveT m = mv[i];
         int j = i - 1;
@@ -364,7 +402,7 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
             }
         }
     }
-    store(s, line, key, best);
+    if (line) store(s, line, key, best);
     memcpy(out, best, sizeof best);
     return 1;
 }

@@ -70,7 +70,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--search-limit", type=int, metavar="N", default=MAX_NODES,
                    help="with three or four seats each for himself: the most positions the "
                         "search of one position may visit before it is left out as too "
-                        f"large (default {MAX_NODES:,}, about 5-15 s; 0: no limit)")
+                        f"large (default {MAX_NODES:,}, about 100 s; 0: no limit)")
     add_lang_option(p)
     p.set_defaults(func=cmd_analyse)
 

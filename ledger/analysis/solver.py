@@ -43,9 +43,14 @@ the two). Its table keeps exact values in a fixed room of ``native_slots`` and d
 the cheapest to search again when full, so memory is bounded and nothing is guessed;
 what stops it is ``max_nodes``, the positions one search may visit (a count, not a
 clock, so every run answers the same). Beyond it the position is reported too large.
-Fives with four seats is the case that meets it: every seat scores during the deal,
-so no outcome bounds another and almost nothing can be skipped; its positions grow
-about fivefold per tile towards the start (measured in ``benchmarks/maxn.py``).
+Fives with four seats is the large case: every seat scores during the deal, so no
+outcome bounds another and almost nothing can be skipped; the search values every
+position of the deal (tens of millions). What keeps that to seconds is that the C
+search keys boards by what decides the rest of the deal: once the spinner has opened
+its four ends they are alike (an end is its number, whether a double lies there and
+whether its arm holds a tile), and a forced move is not kept, only what follows it.
+A first deal (6-6 opens) takes 10-30 s; a later one 10-95 s: its leader may open with
+any tile, and each double he holds opens a large tree of its own (``benchmarks/maxn.py``).
 
 Memory of the Python max-n: it must keep an exact value for every position of a
 subtree. It keeps at most ``budget`` of them (half as many outcome vectors on the
@@ -114,14 +119,16 @@ class _Overflow(Exception):
 # position whose max-n subtree does not fit is reported as too large, not guessed.
 MAX_POSITIONS = 1_500_000
 # The C max-n drops kept values when its table is full, so memory never stops it; time
-# does: one position may visit at most this many positions (about 5-15 s), after which it
-# is too large. The count, not a clock, so that every run gives the same answer.
-MAX_NODES = 40_000_000
-# Room of the C max-n's table, 16 bytes a position. Fives with four seats keeps millions
-# (128 MiB: a full table drops values and searches them again, which costs such a deal
-# about twice the visits with a quarter of this room); the tables where one seat wins
-# keep under a million (32 MiB: zeroing more memory would cost more than it saves).
-NATIVE_SLOTS = 1 << 23
+# does: one position may visit at most this many positions (about 100 s), after which it
+# is too large. The count, not a clock, so that every run gives the same answer. The
+# largest position measured, a 4-seat Fives opening double, visited 500 million.
+MAX_NODES = 1_000_000_000
+# Room of the C max-n's table, 16 bytes a position. Fives with four seats keeps tens of
+# millions (256 MiB: a full table drops values and searches them again; half the room
+# costs such a deal about 1.7 times the time, twice the room saves a quarter); the tables
+# where one seat wins keep under a million (32 MiB: zeroing more memory would cost more
+# than it saves).
+NATIVE_SLOTS = 1 << 24
 NATIVE_SLOTS_ONE_WINNER = 1 << 21
 
 
@@ -385,6 +392,9 @@ class DealSolver:
         self.memo: dict[int, Outcome] = {}
         self.memo_codes: dict[int, int] = {}
         self._blocks: dict[int, Outcome] = {}
+        # What the C search answered, by its arguments: the table may drop any value, and
+        # a review asks for a few hundred positions, some twice (a deal's start).
+        self._answers: dict[tuple[Any, ...], Outcome] = {}
         self._guess0 = 0
         self._hands = [0] * rules.seats
         self._pips = [0] * rules.seats
@@ -426,12 +436,23 @@ class DealSolver:
         """Max-n from ``st``: with the kept positions, else from scratch, else TooLarge."""
         if self._native is not None:
             p = self._load(st)
+            args = (tuple(st.hands), _board_code(st), self._drawers(st), p,
+                    st.stock_pos if self.draws else 0)
+            got = self._answers.get(args)
+            if got is not None:
+                return got
+            if fresh and st.plays == 1 and self._native.stored > self._native.capacity // 2:
+                # Another opening tile than the one kept (``fresh``): its tree shares next
+                # to nothing with that one, which would only crowd the table (with four
+                # seats and Fives, starting empty halves the time of an opening double).
+                self._native.clear()
             try:
-                return self._native.solve(tuple(st.hands), _board_code(st), self._drawers(st),
-                                          p, st.stock_pos if self.draws else 0, self.max_nodes)
+                got = self._native.solve(*args, self.max_nodes)
             except _TooLong:
                 raise TooLarge(f"more than {self.max_nodes:,} positions to search (with three "
                                "or four sides each for himself, few can be skipped)") from None
+            self._answers[args] = got
+            return got
         for attempt in range(2):
             p = self._load(st)
             kb, u, bd, pos = self._keys(st)

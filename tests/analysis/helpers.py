@@ -8,7 +8,7 @@ agree only if the solver's search and terminal values are right.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ledger.engine.fold import advance
@@ -67,6 +67,35 @@ def brute(st: State) -> Vec:
             best = vec
     assert best is not None
     return best
+
+
+def exhaustive() -> Callable[[State], Vec]:
+    """``brute`` that remembers each position's future points (a whole deal is millions of
+    lines, far fewer positions). A position is the engine's whole state but for the
+    points already scored: every hand, the board, the stock's place, who moves.
+    """
+    memo: dict[tuple[object, ...], Vec] = {}
+
+    def search(st: State) -> Vec:
+        if st.phase != "playing":
+            return result_of(st)
+        start = tuple(st.in_deal)
+        key = (tuple(st.hands), tuple(st.ends), tuple(st.doubles), st.spinner, st.arms,
+               st.stock_pos, st.to_move, st.table)
+        future = memo.get(key)
+        if future is None:
+            assert st.to_move is not None
+            side = st.rules.side_of(st.to_move)
+            best: Vec | None = None
+            for move in legal_moves(st):
+                vec = search(after(st, move))
+                if best is None or better(st.rules, vec, best, side, start):
+                    best = vec
+            assert best is not None
+            future = memo[key] = tuple(b - a for a, b in zip(start, best, strict=True))
+        return tuple(a + f for a, f in zip(start, future, strict=True))
+
+    return search
 
 
 def better(rules: Rules, vec: Vec, than: Vec, side: int, start: Vec) -> bool:
@@ -161,7 +190,7 @@ def events_of(objs: Sequence[dict[str, Any]], seats: int) -> list[Event]:
     return [parse_event(o, seats) for o in objs]
 
 
-__all__ = ["Played", "after", "brute", "brute_options", "endgame", "events_of",
+__all__ = ["Played", "after", "brute", "brute_options", "endgame", "events_of", "exhaustive",
            "match_states", "maxn_preference", "play", "position", "result_of"]
 
 

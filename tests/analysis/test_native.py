@@ -14,16 +14,16 @@ import pytest
 
 # No skip when the C part is missing: an install that could not build it must say so.
 import ledger.analysis._maxn  # noqa: F401
-from ledger.analysis.review import review_match
+from ledger.analysis.review import DealReview, review_match
 from ledger.analysis.solver import DealSolver, TooLarge, _board_code
 from ledger.engine.board import fives_count, open_board, place
 from ledger.engine.moves import legal_moves
-from ledger.engine.state import CLOSED, State
+from ledger.engine.state import CLOSED, DOWN, LEFT, RIGHT, UP, State
 from ledger.formats.reader import parse_match
 from ledger.rules import make_rules
 from ledger.sim.generator import generate_match
 from ledger.tiles import ALL_TILES
-from tests.analysis.helpers import after, assert_left_out_not_guessed, match_states
+from tests.analysis.helpers import after, assert_left_out_not_guessed, brute, match_states
 
 # Tiles still in hands from which the Python max-n stays quick (Fives has no pruning).
 MAXN_TABLES = [("selminha", 3, 13), ("casual-arena", 3, 13), ("casual-arena", 4, 16),
@@ -118,3 +118,93 @@ def test_moves_of_a_solved_position_lead_to_solved_positions() -> None:
             assert solver.outcome(st) == solver.best_of(st, opts)
             for o in opts:
                 assert solver.outcome(after(st, o.move)) == o.outcome
+
+
+def _swap_ends(st: State, i: int, j: int) -> State:
+    """``st`` with ends ``i`` and ``j`` exchanged: number, the double lying there, its arm."""
+    out = st.copy()
+    out.ends[i], out.ends[j] = st.ends[j], st.ends[i]
+    out.doubles[i], out.doubles[j] = st.doubles[j], st.doubles[i]
+    bit_i, bit_j = st.arms >> i & 1, st.arms >> j & 1
+    out.arms = st.arms & ~(1 << i | 1 << j) | bit_i << j | bit_j << i
+    return out
+
+
+def test_the_four_ends_of_an_open_spinner_are_alike() -> None:
+    # Seed 001, Sahrat Fives: "once a tile sits on both its left and its right, it also
+    # opens an end above and below, so there are 4 ends". From then on an end is what
+    # it shows, whether a double lies there and whether its arm holds a tile: the C
+    # search keeps one value for boards that differ only in which end is which. A left
+    # end exchanged with an armed up end (a right with an armed down end) is the same
+    # position for the engine, for brute force and for the C search.
+    checked = 0
+    for seed in range(1, 6):
+        for start, line in match_states("sahrat-fives", 4, None, seed):
+            search = DealSolver(start)
+            assert search._native is not None
+            for st in line:
+                if sum(h.bit_count() for h in st.hands) > 11 or st.ends[UP] == CLOSED:
+                    continue
+                for i, j in ((LEFT, UP), (RIGHT, DOWN)):
+                    if not st.arms >> j & 1 or (st.ends[i], st.doubles[i]) == (
+                            st.ends[j], st.doubles[j]):
+                        continue
+                    other = _swap_ends(st, i, j)
+                    assert fives_count(other) == fives_count(st)
+                    assert _board_code(other) != _board_code(st)
+                    # Any tile laid on an end, or on its twin: one board, one count.
+                    swapped = {i: j, j: i}
+                    for tile in ALL_TILES:
+                        for end, n in enumerate(st.ends):
+                            if n != CLOSED and tile.has(n):
+                                assert search._native.place(_board_code(st), tile.index, end) \
+                                    == search._native.place(_board_code(other), tile.index,
+                                                            swapped.get(end, end))
+                    value = brute(st)
+                    assert brute(other) == value
+                    assert search.outcome(other) == search.outcome(st) == value
+                    checked += 1
+    assert checked >= 10
+
+
+def test_a_whole_four_seat_fives_deal_is_solved_from_its_start() -> None:
+    # Seed 001, Sahrat Fives with 4 seats each for himself: every seat scores during the
+    # deal, so max-n can skip almost nothing and the search values every position of the
+    # deal (about a hundred million visits). With the default limits nothing is left out,
+    # and the values hang together: each step's value is the one of the move made among
+    # the options at that decision, and the last one is the deal's result.
+    record = parse_match(generate_match("sahrat-fives", 4, {}, seed=21))
+    (review,) = review_match(make_rules("sahrat-fives", 4), record.events, deals=[0])
+    assert review.note is None and review.best is not None
+    assert all(step.outcome is not None for step in review.steps)
+    assert review.steps[-1].outcome == review.result
+    by_event = {step.event: step for step in review.steps}
+    assert len(review.decisions) >= 10
+    for d in review.decisions:
+        assert d.outcome == by_event[d.event].outcome
+        assert d.best in [o.outcome for o in d.options]
+    # The first deal opens with 6-6, a forced move: the start is worth what follows it.
+    assert review.steps[0].move == "6-6" and review.steps[0].event not in by_decision(review)
+    assert review.best == review.steps[0].outcome
+
+
+def by_decision(review: DealReview) -> set[int]:
+    return {d.event for d in review.decisions}
+
+
+def test_each_opening_tile_of_a_free_lead_is_searched_on_its_own() -> None:
+    # Seed 002, Selminha: "In later rounds, the lead passes to the player on the right of
+    # whoever led the previous round, and they can open with any tile." Each opening tile
+    # is a tree of its own: once the table is more than half full it starts empty for the
+    # next one. A table so small that it starts empty for every opening gives the values
+    # of a roomy one; a position answered once is not searched again.
+    deals = list(match_states("selminha", 3, None, seed=4))
+    start = deals[1][0]
+    assert start.deal == 1 and len({m.tile for m in legal_moves(start)}) == 7
+    small, roomy = DealSolver(start, native_slots=256), DealSolver(start)
+    assert small._native is not None
+    assert small.options(start) == roomy.options(start)
+    assert small._native.stored <= 256
+    visited = small._native.nodes
+    assert small.outcome(start) == roomy.outcome(start)
+    assert small._native.nodes == visited
