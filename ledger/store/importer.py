@@ -297,11 +297,6 @@ _SQLITE_EVENTS = (
     # value ->> n is SQLite 3.38's; json_extract gives the same values on older ones.
     f"value ->> {n}" if sqlite3.sqlite_version_info >= (3, 38) else
     f"json_extract(value, '$[{n}]')" for n in range(4)))
-# A NUL character in a string of the document (only an unread event's type may hold one:
-# payloads are JSON, which escapes it) is written \u0000; SQLite would cut the text there.
-# The test also matches a payload holding the six characters \u0000: those go row by
-# row too, which is only slower.
-_NUL = "\\u0000"
 _SQLITE_TOTALS = ("INSERT INTO player_totals (name, " + ", ".join(TOTALS) + ") VALUES (?, "
                   + ", ".join("?" * len(TOTALS)) + ") ON CONFLICT (name) DO UPDATE SET "
                   + ", ".join(f"{t} = player_totals.{t} + excluded.{t}" for t in TOTALS))
@@ -325,13 +320,11 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
             return None
         match_id = int(got[0][0])
         if prep.size:
-            if _NUL in prep.rows_json:  # SQLite's JSON text ends at a NUL: row by row
-                statement = _SQLITE_INSERT
-                cur.executemany(statement, list(_sqlite_rows(match_id, prep.rows)))
-            else:
-                statement = _SQLITE_EVENTS
-                cur.execute(statement, (match_id, prep.recorded_at.strftime(_SQLITE_TIME),
-                                        prep.hashes, prep.rows_json))
+            # No string of the document holds a NUL character (SQLite's JSON text would end
+            # there): payloads are JSON, which escapes it, and types are ``text_safe``.
+            statement = _SQLITE_EVENTS
+            cur.execute(statement, (match_id, prep.recorded_at.strftime(_SQLITE_TIME),
+                                    prep.hashes, prep.rows_json))
             model = prep.model
             s = model.summary
             statement = _SQLITE_SUMMARY

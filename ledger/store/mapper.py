@@ -125,8 +125,16 @@ def finding_json(finding: Finding) -> dict[str, Any]:
 
 
 def unread_type(raw: object) -> str:
+    """The label of an unread event's row (its payload keeps the event as it was)."""
     kind = raw.get("type") if isinstance(raw, dict) else None
-    return kind[:40] if isinstance(kind, str) else "?"
+    return text_safe(kind[:40]) if isinstance(kind, str) else "?"
+
+
+def text_safe(text: str) -> str:
+    """``text`` for a plain text column: PostgreSQL's text cannot hold a NUL character,
+    so a file's NUL is kept as U+FFFD there, alike on every backend. (JSON columns and
+    payloads keep it: JSON writes it as an escape.)"""
+    return text.replace("\x00", "\ufffd")
 
 
 def event_of(kind: str, payload: str, seats: int) -> Event | None:

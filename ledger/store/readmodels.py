@@ -23,7 +23,7 @@ from ledger.events import DealScored, Event, FivesScored, MatchEnded
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
 from ledger.store.hashing import canonical
-from ledger.store.mapper import Header, event_of
+from ledger.store.mapper import Header, event_of, text_safe
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, READ_MODELS, SUMMARIES
 
 TOTALS = ("matches", "complete", "wins", "deals", "deal_wins", "points", "faulty")
@@ -94,7 +94,7 @@ def _contributions(seats: Sequence[str], side_of: Any, summary: Mapping[str, Any
                    deals: Sequence[Mapping[str, Any]], ok: bool) -> dict[str, Counter[str]]:
     sides: dict[str, set[int]] = {}
     for seat, name in enumerate(seats):
-        sides.setdefault(name, set()).add(side_of(seat))
+        sides.setdefault(text_safe(name), set()).add(side_of(seat))
     scores = summary["scores"] or []
     won = summary["winner"]
     out: dict[str, Counter[str]] = {}
