@@ -9,7 +9,9 @@ matches, half of them in one seat's view. Server time is measured inside the
 server, from the request's arrival to the last byte of its response (an ASGI
 wrapper around the app); the round trip as the client saw it is printed too.
 Goal: p95 <= 20 ms for both. The matches list (a random filter, a page anywhere in
-the ledger) is timed the same way.
+the ledger), the players page (every stored match counted, for everyone, one table or
+one player) and the what-if page (a random match under Casual Arena) are timed the same
+way.
 """
 
 from __future__ import annotations
@@ -140,6 +142,14 @@ def fill_list_copy(source: Path, target: Path, want: int) -> int:
         return int(db.execute("SELECT count(*) FROM matches").fetchone()[0])
 
 
+def _names(db_url: str) -> list[str]:
+    engine = open_db(db_url)
+    with engine.connect() as conn:
+        names = list(conn.execute(text("SELECT name FROM player_totals")).scalars())
+    engine.dispose()
+    return names
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -226,6 +236,16 @@ def main(argv: list[str] | None = None) -> int:
         params = [{"id": 0, **rng.choice(LISTS), "before": rng.choice(ids)}
                   for _ in range(args.requests)]
         results["list"] = time_requests(port, timed, "/matches", params)
+        # Player statistics: every stored match is counted at each request (read models).
+        names = _names(db_url)
+        params = [{"id": 0, **rng.choice([{}, {"table": "domena"},
+                                          {"player": rng.choice(names)}])}
+                  for _ in range(max(20, args.requests // 10))]
+        results["players"] = time_requests(port, timed, "/players", params)
+        # What-if: a stored match read back and audited under two tables.
+        params = [{"id": rng.choice(ids), "rules": "casual-arena"}
+                  for _ in range(args.requests)]
+        results["whatif"] = time_requests(port, timed, "/matches/{id}/whatif", params)
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -250,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
           + ("  (a busy machine: the slow tail is waiting for a core)"
              if load > (os.cpu_count() or 1) * 0.75 else ""))
     rows = [("page", "replay page (HTML)"), ("json", "replay JSON"),
-            ("list", "matches list, filtered")]
+            ("list", "matches list, filtered"), ("players", "players page"),
+            ("whatif", "what-if page")]
     if listed:
         rows.append(("list-big", f"  same, {listed} matches"))
     print(f"{'':24}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}   round trip p50/p95   "

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import orjson
 
 from ledger.analysis import commands as analysis_commands
+from ledger.analysis import stats_command, whatif_command
 from ledger.audit import AuditReport, audit_record
 from ledger.exports import commands as exports
 from ledger.findings import Finding, finding
@@ -143,6 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     exports.register(sub)
     store_commands.register(sub)
     analysis_commands.register(sub)
+    whatif_command.register(sub)
+    stats_command.register(sub)
     return parser
 
 

@@ -14,7 +14,7 @@ from ledger.store.db import open_db
 from web import errors
 from web.analysis_jobs import AnalysisJobs, Settings
 from web.lang import LanguageCookie
-from web.routes import analysis, api, pages, record
+from web.routes import analysis, api, pages, players, record, whatif
 
 
 def create_app(db_url: str | None = None, analysis_settings: Settings | None = None
@@ -43,5 +43,7 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     app.include_router(record.router)  # recording live at the table
     app.include_router(record.api)
     app.include_router(analysis.router)  # a deal's analysis for the replay's panel
+    app.include_router(whatif.router)  # a match under another table's rules
+    app.include_router(players.router)  # player statistics across the ledger
     pages.install(app)  # the pages, the replay, the static files and /docs
     return app

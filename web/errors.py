@@ -3,7 +3,8 @@
 An event that breaks a rule is 422 with the finding's code and sentence; a
 value that cannot be read is 422 with the reader's code; a writer that lost
 the race (or a match that takes no events) is 409; a missing match is 404; a
-deal's analysis that cannot be given says why (``web.analysis_jobs.AnalysisError``).
+deal's analysis that cannot be given says why (``web.analysis_jobs.AnalysisError``); a
+match another table cannot seat is 422 (``ledger.analysis.whatif.WhatIfError``).
 Every answer has the same shape: ``{"error": {"code", "message", ...}}``, ``message``
 in English. The analysis route's errors are shown by the replay's Analysis panel, so they
 also carry ``message_worded``, the message in the request's language (as its notes do).
@@ -16,6 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from ledger.analysis.whatif import WhatIfError
 from ledger.findings import IllegalEvent
 from ledger.store.errors import BadInput, Conflict, MatchNotFound, SchemaOutOfDate, StoreError
 from web.analysis_jobs import AnalysisError
@@ -38,6 +40,8 @@ def _answer(exc: Exception) -> tuple[int, dict[str, Any]]:
         return 400, {"code": exc.code, "message": exc.message}
     if isinstance(exc, AnalysisError):
         return exc.status, {"code": exc.code, "message": exc.message}
+    if isinstance(exc, WhatIfError):
+        return 422, {"code": exc.code, "message": exc.message}
     raise exc
 
 
@@ -49,5 +53,5 @@ async def domain_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
-    for cls in (IllegalEvent, StoreError, AnalysisError):
+    for cls in (IllegalEvent, StoreError, AnalysisError, WhatIfError):
         app.add_exception_handler(cls, domain_error)

@@ -36,7 +36,7 @@ from ledger.analysis.review import DealReview, iter_reviews, move_phrase
 from ledger.analysis.solver import MAX_NODES
 from ledger.analysis.swing import side_names, swing_figure
 from ledger.audit import audit_record
-from ledger.formats.reader import MatchRecord, ReadError, parse_match, read_matches
+from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.i18n import ENGLISH, Language, Phrase, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded, clauses
 from ledger.rules import RulesError, make_rules
@@ -118,7 +118,7 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
 
         from ledger.store import db
         from ledger.store.errors import StoreError
-        from ledger.store.queries import events_of, get_match, match_object
+        from ledger.store.queries import record_of
     except ImportError as exc:  # a build without the store or its database driver
         raise AnalyseError(f"the match store cannot be used here ({exc}); give a match "
                            "file instead") from None
@@ -128,14 +128,11 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
         raise AnalyseError(str(getattr(exc, "message", exc))) from None
     try:
         with db.read_session(engine) as session:
-            conn = session.connection()
-            match = get_match(conn, match_id)
-            rows = events_of(conn, match_id)
+            return record_of(session.connection(), match_id)
     except (StoreError, SQLAlchemyError) as exc:
         raise AnalyseError(str(getattr(exc, "message", exc))) from None
     finally:
         engine.dispose()
-    return parse_match(match_object(match, rows), path=f"match {match_id}")
 
 
 def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,

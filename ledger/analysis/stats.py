@@ -1,15 +1,16 @@
-"""Player statistics across audited matches, overall and per table (preset).
-
-The input is any iterable of ``AuditedMatch``: the seats' names, the audit report
-(its derived events carry every deal's result) and, optionally, the deal reviews
-of ``review_match`` (for mistakes). The store will hand these over from the
-ledger; ``audited`` makes one from a match file's record.
+"""Player statistics across matches, overall and per table (preset).
 
 Per player and preset: matches played, matches won, deals played out, points
 scored (the points the player's side took in those deals, Fives scores
 included) and their average per deal, deals won by going out, blocked deals
 (and those the player won), and, where the deals were reviewed, mistakes and
 the points they lost.
+
+What is counted is ``MatchFacts``: a match's table, seats, result, deals and
+reviews. A match file gives them through its audit (``audited``, then
+``facts_of``); the ledger through its read models and kept reviews
+(``from_stored``, on ``ledger.store.plays``), so a ledger of any size is counted
+without folding a match again.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from ledger.analysis.review import DealReview, review_match
 from ledger.audit import AuditReport, audit_record
 from ledger.events import DealScored, FivesScored
 from ledger.formats.reader import MatchRecord
+from ledger.rules import RulesError, make_rules
+from ledger.rules.base import Rules
+from ledger.store.plays import StoredPlay
 
 ALL = "all"  # the preset key of the row that sums every table
 
@@ -41,6 +45,63 @@ def audited(record: MatchRecord, analyse: bool = False) -> AuditedMatch:
     if analyse and report.rules is not None:
         reviews = review_match(report.rules, record.events)
     return AuditedMatch(seats, report, reviews)
+
+
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    result: str
+    winner: int | None
+    points: int              # what the winner scored for how the deal ended
+    fives: tuple[int, ...]   # Fives points scored during the deal, per side
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFacts:
+    """What the statistics count of one match."""
+
+    seats: tuple[str, ...]
+    rules: Rules
+    complete: bool
+    winner: int | None
+    deals: tuple[DealFacts, ...]
+    # Each reviewed deal: the (seat, points the move lost) of every decision in it.
+    reviews: tuple[tuple[tuple[int, int], ...], ...] = ()
+
+
+def facts_of(match: AuditedMatch) -> MatchFacts | None:
+    """An audited match's facts (None: its table cannot be set up, so it has no deals)."""
+    rules = match.report.rules
+    if rules is None or len(match.seats) != rules.seats:
+        return None
+    fives: dict[int, list[int]] = {}
+    deals = []
+    for ev in (ev for evs in match.report.derived for ev in evs):
+        if isinstance(ev, FivesScored):
+            fives.setdefault(ev.deal, [0] * rules.sides)[rules.side_of(ev.seat)] += ev.points
+        elif isinstance(ev, DealScored):
+            deals.append(DealFacts(ev.result, ev.winner, ev.points,
+                                   tuple(fives.get(ev.deal, [0] * rules.sides))))
+    reviews = tuple(tuple((d.seat, d.lost) for d in r.decisions)
+                    for r in match.reviews or () if r.analysed)
+    return MatchFacts(match.seats, rules, match.report.complete, match.report.winner,
+                      tuple(deals), reviews)
+
+
+def from_stored(play: StoredPlay) -> MatchFacts | None:
+    """A stored match's facts from its read models (None: its table cannot be set up)."""
+    try:
+        rules = make_rules(play.preset, len(play.seats), play.options)
+    except RulesError:
+        return None
+    deals = []
+    for d in play.deals:
+        fives = [0] * rules.sides
+        for seat, points in enumerate(d["fives"] or ()):
+            if seat < rules.seats:
+                fives[rules.side_of(seat)] += int(points)
+        deals.append(DealFacts(d["result"], d["winner"], int(d["points"]), tuple(fives)))
+    reviews = tuple(tuple(play.decisions[k]) for k in sorted(play.decisions))
+    return MatchFacts(play.seats, rules, play.complete, play.winner, tuple(deals), reviews)
 
 
 @dataclass
@@ -89,28 +150,22 @@ class StatsBook:
             rows.append(row)
         return rows
 
-    def add(self, match: AuditedMatch) -> None:
-        rules = match.report.rules
-        if rules is None or len(match.seats) != rules.seats:
+    def add(self, match: AuditedMatch | MatchFacts | None) -> None:
+        """Count one match (an audited one, or its facts; None counts nothing)."""
+        facts = facts_of(match) if isinstance(match, AuditedMatch) else match
+        if facts is None:
             return  # a match whose table cannot be set up has no deals to count
-        derived = [ev for evs in match.report.derived for ev in evs]
-        fives: dict[int, list[int]] = {}
-        for ev in derived:
-            if isinstance(ev, FivesScored):
-                fives.setdefault(ev.deal, [0] * rules.sides)[rules.side_of(ev.seat)] += ev.points
-        scored = [ev for ev in derived if isinstance(ev, DealScored)]
-        reviews = {r.deal: r for r in match.reviews or () if r.analysed}
-        winner_side = (None if match.report.winner is None
-                       else rules.side_of(match.report.winner))
-        for seat, name in enumerate(match.seats):
+        rules = facts.rules
+        winner_side = None if facts.winner is None else rules.side_of(facts.winner)
+        for seat, name in enumerate(facts.seats):
             side = rules.side_of(seat)
             for row in self._rows_for(name, rules.preset):
                 row.matches += 1
-                if match.report.complete and winner_side == side:
+                if facts.complete and winner_side == side:
                     row.wins += 1
-                for d in scored:
+                for d in facts.deals:
                     row.deals += 1
-                    row.points += fives.get(d.deal, [0] * rules.sides)[side]
+                    row.points += d.fives[side]
                     if d.winner is not None and rules.side_of(d.winner) == side:
                         row.points += d.points
                     if d.result == "out" and d.winner == seat:
@@ -119,15 +174,15 @@ class StatsBook:
                         row.blocks += 1
                         if d.winner is not None and rules.side_of(d.winner) == side:
                             row.blocks_won += 1
-                for review in reviews.values():
+                for decisions in facts.reviews:
                     row.reviewed_deals += 1
-                    for decision in review.decisions:
-                        if decision.seat != seat:
+                    for by, lost in decisions:
+                        if by != seat:
                             continue
                         row.decisions += 1
-                        if decision.lost > 0:
+                        if lost > 0:
                             row.mistakes += 1
-                            row.points_lost += decision.lost
+                            row.points_lost += lost
 
     def rows(self) -> list[PlayerStats]:
         """Every player's rows: each table played, then ``all``; players by name."""
@@ -135,7 +190,7 @@ class StatsBook:
                       key=lambda r: (r.player.casefold(), r.preset == ALL, r.preset))
 
 
-def player_stats(matches: Iterable[AuditedMatch]) -> list[PlayerStats]:
+def player_stats(matches: Iterable[AuditedMatch | MatchFacts | None]) -> list[PlayerStats]:
     book = StatsBook()
     for match in matches:
         book.add(match)

@@ -18,6 +18,7 @@ from ledger.audit import audit_events, audit_record
 from ledger.events import BlockClaimed, DealEndClaimed, Event, MatchEndClaimed
 from ledger.findings import Finding
 from ledger.formats.reader import MatchRecord
+from ledger.i18n import Phrase
 from ledger.rules import RulesError, make_rules
 from ledger.scoresheet import DealRow, ScoreSheet, build_sheet, sheet_from_report
 
@@ -25,7 +26,14 @@ CLAIMS = (DealEndClaimed, BlockClaimed, MatchEndClaimed)
 
 
 class WhatIfError(ValueError):
-    """The match cannot be replayed under the other table at all."""
+    """The match cannot be replayed under the other table at all (``said`` words why in any
+    language; ``code`` is the rules' code, or ``no-header``)."""
+
+    def __init__(self, code: str, said: Phrase) -> None:
+        super().__init__(str(said))
+        self.code = code
+        self.said = said
+        self.message = str(said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +67,11 @@ def what_if(record: MatchRecord, preset: str,
     """Both score sheets of ``record``: as recorded, and under ``preset`` (with ``options``)."""
     header = record.header
     if header is None:
-        raise WhatIfError("the match has no readable header")
+        raise WhatIfError("no-header", Phrase("the match has no readable header"))
     try:
         rules = make_rules(preset, len(header.seats), options or {})
     except RulesError as exc:
-        raise WhatIfError(exc.message) from None
+        raise WhatIfError(exc.code, Phrase(exc.template, **exc.params)) from None
     original = sheet_from_report(audit_record(record), header)
     # The record's own claims would all be "wrong" under other rules: leave them out,
     # keeping every other event at its index so findings name the recorded event.

@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ledger.exports.select import Criteria, Selected, SelectionError, from_record
-from ledger.formats.reader import parse_match
 
 PAGE = 500
 
@@ -47,7 +46,7 @@ def stored_matches(url: str | None, refs: Sequence[str],
 
         from ledger.store import db
         from ledger.store.errors import StoreError
-        from ledger.store.queries import events_of, get_match, match_object
+        from ledger.store.queries import record_of
     except ImportError as exc:  # a build without the store or its database driver
         raise SelectionError(f"the match store cannot be used here ({exc}); give match "
                              "files to export") from None
@@ -60,9 +59,7 @@ def stored_matches(url: str | None, refs: Sequence[str],
         with db.read_session(engine) as session:
             conn = session.connection()
             for match_id in ids or _match_ids(conn, criteria):
-                match = get_match(conn, match_id)
-                record = parse_match(match_object(match, events_of(conn, match_id)),
-                                     path=f"match {match_id}")
+                record = record_of(conn, match_id)
                 if record.header is None or not criteria.accepts(record.header):
                     continue
                 selected = from_record(record, str(match_id))

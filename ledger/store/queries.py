@@ -15,6 +15,7 @@ from sqlalchemy import exists, func, literal_column, select, text
 from sqlalchemy.engine import Connection, RowMapping
 from sqlalchemy.sql import ColumnElement
 
+from ledger.formats.reader import MatchRecord, parse_match
 from ledger.store.errors import MatchNotFound
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
 
@@ -148,6 +149,13 @@ def counts(conn: Connection) -> Mapping[str, int]:
     faulty = conn.execute(select(func.count()).select_from(MATCHES)
                           .where(MATCHES.c.ok.is_(False))).scalar_one()
     return {"matches": int(matches), "events": int(events), "faulty": int(faulty)}
+
+
+def record_of(conn: Connection, match_id: int) -> MatchRecord:
+    """Stored match ``match_id`` read as its file would be (``match_object``), so a stored
+    match and its file audit, export and analyse alike; ``MatchNotFound`` if there is none."""
+    return parse_match(match_object(get_match(conn, match_id), events_of(conn, match_id)),
+                       path=f"match {match_id}")
 
 
 def match_object(match: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

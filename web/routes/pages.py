@@ -254,7 +254,8 @@ def match_page(request: Request, match_id: int, session: ReadSession) -> HTMLRes
         "title": match_title(sheet, lang),
         "sheet": sheet,
         "table": table_words(sheet, lang),
-        "deal_steps": [steps.get(row.deal, 0) for row in sheet.deals],
+        "deal_links": [f"/matches/{match_id}/replay?step={steps.get(row.deal, 0)}"
+                       for row in sheet.deals],
         "chart": score_race(sheet, lang) if sheet.deals else None,
     })
 

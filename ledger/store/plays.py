@@ -1,0 +1,87 @@
+"""What the player statistics read from the ledger: each stored match's table, seats,
+result and deals, and the reviews kept for its events as they are now.
+
+Read models only (match summaries, deal rows) and the deal analyses the replay keeps
+(``analyses``; any version: a solver's values are exact, versions differ only in what
+they leave out): no fold, so a ledger of any size is read in one pass, a page of
+matches at a time. ``ledger.analysis.stats`` counts what this yields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from sqlalchemy import and_, select
+from sqlalchemy.engine import Connection
+
+from ledger.store.models import ANALYSES, DEAL_ROWS, MATCHES, SUMMARIES
+
+PAGE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlay:
+    """One stored match as the statistics need it."""
+
+    match_id: int
+    preset: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    complete: bool
+    winner: int | None
+    # Each deal played out: deal (0-based), result, winner, points, fives (per seat).
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    # Each reviewed deal (0-based) and the decisions in it: (seat, points the move lost).
+    decisions: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+
+
+def stored_plays(conn: Connection, preset: str | None = None, player: str | None = None,
+                 page: int = PAGE) -> Iterator[StoredPlay]:
+    """Every stored match (of ``preset``, with ``player`` in a seat), oldest first."""
+    after = 0
+    while True:
+        q = (select(MATCHES.c.id, MATCHES.c.preset, MATCHES.c.options, MATCHES.c.seats,
+                    SUMMARIES.c.complete, SUMMARIES.c.winner, SUMMARIES.c.last_seq,
+                    SUMMARIES.c.head_hash)
+             .select_from(MATCHES.outerjoin(SUMMARIES, SUMMARIES.c.match_id == MATCHES.c.id))
+             .where(MATCHES.c.id > after).order_by(MATCHES.c.id).limit(page))
+        if preset is not None:
+            q = q.where(MATCHES.c.preset == preset)
+        rows = list(conn.execute(q))
+        if not rows:
+            return
+        after = rows[-1].id
+        plays = {r.id: StoredPlay(r.id, r.preset, dict(r.options or {}), tuple(r.seats),
+                                  bool(r.complete), r.winner)
+                 for r in rows if player is None or player in r.seats}
+        if plays:
+            ids = list(plays)
+            for d in conn.execute(select(DEAL_ROWS).where(DEAL_ROWS.c.match_id.in_(ids))
+                                  .order_by(DEAL_ROWS.c.match_id, DEAL_ROWS.c.deal)).mappings():
+                plays[d["match_id"]].deals.append(
+                    {k: d[k] for k in ("deal", "result", "winner", "points", "fives")})
+            _add_reviews(conn, plays)
+        yield from plays.values()
+
+
+def _add_reviews(conn: Connection, plays: dict[int, StoredPlay]) -> None:
+    """The kept analyses that hold for each match's events as stored now."""
+    q = (select(ANALYSES.c.match_id, ANALYSES.c.deal, ANALYSES.c.body)
+         .select_from(ANALYSES.join(SUMMARIES, and_(
+             SUMMARIES.c.match_id == ANALYSES.c.match_id,
+             SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
+             SUMMARIES.c.head_hash == ANALYSES.c.head_hash)))
+         .where(ANALYSES.c.match_id.in_(list(plays))))
+    for r in conn.execute(q):
+        body = orjson.loads(r.body)
+        if not isinstance(body, dict):
+            continue
+        decisions = body.get("decisions") or []
+        if body.get("best") is None and not decisions:
+            continue  # nothing of the deal was solved
+        plays[r.match_id].decisions[int(r.deal)] = [
+            (int(d["seat"]), int(d["lost"])) for d in decisions
+            if isinstance(d, dict) and "seat" in d and "lost" in d]
