@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
+
+import orjson
 
 from ledger.analysis.review import DealReview, review_match
 from ledger.audit import AuditReport, audit_record
@@ -87,18 +90,27 @@ def facts_of(match: AuditedMatch) -> MatchFacts | None:
                       tuple(deals), reviews)
 
 
-def from_stored(play: StoredPlay) -> MatchFacts | None:
-    """A stored match's facts from its read models (None: its table cannot be set up)."""
+@lru_cache(maxsize=256)
+def _rules(preset: str, seats: int, options: str) -> Rules | None:
     try:
-        rules = make_rules(play.preset, len(play.seats), play.options)
+        return make_rules(preset, seats, orjson.loads(options))
     except RulesError:
         return None
+
+
+def from_stored(play: StoredPlay) -> MatchFacts | None:
+    """A stored match's facts from its read models (None: its table cannot be set up)."""
+    rules = _rules(play.preset, len(play.seats),
+                   orjson.dumps(play.options, option=orjson.OPT_SORT_KEYS).decode())
+    if rules is None:
+        return None
+    side = [rules.side_of(s) for s in range(rules.seats)]
     deals = []
     for d in play.deals:
         fives = [0] * rules.sides
         for seat, points in enumerate(d["fives"] or ()):
             if seat < rules.seats:
-                fives[rules.side_of(seat)] += int(points)
+                fives[side[seat]] += int(points)
         deals.append(DealFacts(d["result"], d["winner"], int(d["points"]), tuple(fives)))
     reviews = tuple(tuple(play.decisions[k]) for k in sorted(play.decisions))
     return MatchFacts(play.seats, rules, play.complete, play.winner, tuple(deals), reviews)
@@ -156,24 +168,29 @@ class StatsBook:
         if facts is None:
             return  # a match whose table cannot be set up has no deals to count
         rules = facts.rules
-        winner_side = None if facts.winner is None else rules.side_of(facts.winner)
+        side_of = [rules.side_of(s) for s in range(rules.seats)]
+        winner_side = None if facts.winner is None else side_of[facts.winner]
         for seat, name in enumerate(facts.seats):
-            side = rules.side_of(seat)
+            side = side_of[seat]
+            # The deals once for the seat, then into its table's row and its "all" row.
+            points = outs = blocks = blocks_won = 0
+            for d in facts.deals:
+                won = d.winner is not None and side_of[d.winner] == side
+                points += d.fives[side] + (d.points if won else 0)
+                if d.result == "out" and d.winner == seat:
+                    outs += 1
+                elif d.result in ("block", "tie"):  # a tie is a block nobody wins
+                    blocks += 1
+                    blocks_won += won
             for row in self._rows_for(name, rules.preset):
                 row.matches += 1
                 if facts.complete and winner_side == side:
                     row.wins += 1
-                for d in facts.deals:
-                    row.deals += 1
-                    row.points += d.fives[side]
-                    if d.winner is not None and rules.side_of(d.winner) == side:
-                        row.points += d.points
-                    if d.result == "out" and d.winner == seat:
-                        row.outs += 1
-                    if d.result in ("block", "tie"):  # a tie is a block nobody wins
-                        row.blocks += 1
-                        if d.winner is not None and rules.side_of(d.winner) == side:
-                            row.blocks_won += 1
+                row.deals += len(facts.deals)
+                row.points += points
+                row.outs += outs
+                row.blocks += blocks
+                row.blocks_won += blocks_won
                 for decisions in facts.reviews:
                     row.reviewed_deals += 1
                     for by, lost in decisions:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection
 
 from ledger.store.models import ANALYSES, DEAL_ROWS, MATCHES, SUMMARIES
@@ -59,12 +59,29 @@ def stored_plays(conn: Connection, preset: str | None = None, player: str | None
                  for r in rows if player is None or player in r.seats}
         if plays:
             ids = list(plays)
-            for d in conn.execute(select(DEAL_ROWS).where(DEAL_ROWS.c.match_id.in_(ids))
-                                  .order_by(DEAL_ROWS.c.match_id, DEAL_ROWS.c.deal)).mappings():
-                plays[d["match_id"]].deals.append(
-                    {k: d[k] for k in ("deal", "result", "winner", "points", "fives")})
+            q = (select(DEAL_ROWS.c.match_id, DEAL_ROWS.c.deal, DEAL_ROWS.c.result,
+                        DEAL_ROWS.c.winner, DEAL_ROWS.c.points, DEAL_ROWS.c.fives)
+                 .where(DEAL_ROWS.c.match_id.in_(ids))
+                 .order_by(DEAL_ROWS.c.match_id, DEAL_ROWS.c.deal))
+            for r in conn.execute(q):
+                plays[r.match_id].deals.append({"deal": r.deal, "result": r.result,
+                                                "winner": r.winner, "points": r.points,
+                                                "fives": r.fives})
             _add_reviews(conn, plays)
         yield from plays.values()
+
+
+def fingerprint(conn: Connection) -> tuple[int, ...]:
+    """What changes whenever a count of ``stored_plays`` can: a match stored, an event
+    appended (a summary's last seq grows), an analysis kept or dropped. A few aggregates,
+    so a caller may keep what it counted until this changes."""
+    out: list[int] = []
+    for tbl in (MATCHES, SUMMARIES, ANALYSES):
+        col = tbl.c.id if tbl is MATCHES else tbl.c.last_seq
+        total = func.max(col) if tbl is MATCHES else func.sum(col)
+        row = conn.execute(select(func.count(), func.coalesce(total, 0)).select_from(tbl)).one()
+        out += [int(row[0]), int(row[1])]
+    return tuple(out)
 
 
 def _add_reviews(conn: Connection, plays: dict[int, StoredPlay]) -> None:

@@ -167,3 +167,49 @@ def test_from_a_match_to_what_if_and_to_the_players(page: Any, shot: Any,
     page.click('#player-stats tbody tr[data-preset="all"] a')
     page.wait_for_url("**/matches?player=*")
     assert page.locator("#matches tbody tr").count() >= 1
+
+
+def test_players_counts_follow_the_ledger(tmp_path: Any) -> None:
+    # The app keeps its counts while the ledger stays as it is: a match stored, a deal's
+    # analysis kept, and the next answer counts them.
+    from webtest_support import SAMPLES, serving
+
+    from ledger.analysis.review import review_match
+    from ledger.rules import make_rules
+    from ledger.store import analyses, db
+    from ledger.store.importer import import_file
+    from web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    engine = db.open_db(url)
+
+    def store(name: str) -> int:
+        with db.writing(engine) as session:
+            (got,) = import_file(session, str(SAMPLES / name))
+            assert got.id is not None
+            return got.id
+
+    store("domena-2.json")
+    try:
+        with serving(create_app(url)) as base, httpx.Client(base_url=base) as c:
+            first = c.get("/api/players").json()
+            assert c.get("/api/players").json() == first
+            match_id = store("domena-4.json")
+            second = c.get("/api/players").json()
+            assert sum(r["matches"] for r in second) > sum(r["matches"] for r in first)
+            assert all(r["reviewed_deals"] == 0 for r in second)
+            (record,) = read_matches(SAMPLES / "domena-4.json")
+            (review,) = review_match(make_rules("domena", 4), record.events, deals=[0])
+            with db.writing(engine) as session:
+                conn = session.connection()
+                at = analyses.head(conn, match_id)
+                assert at is not None
+                analyses.put(conn, match_id, 0, at, "test", review.to_dict())
+                session.commit()
+            third = c.get("/api/players", params={"table": "domena"}).json()
+            assert record.header is not None
+            for name in record.header.seats:
+                (row,) = [r for r in third if r["player"] == name and r["preset"] == "domena"]
+                assert row["reviewed_deals"] == 1
+    finally:
+        engine.dispose()
