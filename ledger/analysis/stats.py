@@ -17,18 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
-
-import orjson
 
 from ledger.analysis.review import DealReview, review_match
 from ledger.audit import AuditReport, audit_record
 from ledger.events import DealScored, FivesScored
 from ledger.formats.reader import MatchRecord
-from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
+from ledger.store.hashing import canonical
 from ledger.store.plays import StoredPlay
+from ledger.store.readmodels import rules_for
 
 ALL = "all"  # the preset key of the row that sums every table
 
@@ -90,18 +88,9 @@ def facts_of(match: AuditedMatch) -> MatchFacts | None:
                       tuple(deals), reviews)
 
 
-@lru_cache(maxsize=256)
-def _rules(preset: str, seats: int, options: str) -> Rules | None:
-    try:
-        return make_rules(preset, seats, orjson.loads(options))
-    except RulesError:
-        return None
-
-
 def from_stored(play: StoredPlay) -> MatchFacts | None:
     """A stored match's facts from its read models (None: its table cannot be set up)."""
-    rules = _rules(play.preset, len(play.seats),
-                   orjson.dumps(play.options, option=orjson.OPT_SORT_KEYS).decode())
+    rules = rules_for(play.preset, len(play.seats), canonical(play.options))
     if rules is None:
         return None
     side = [rules.side_of(s) for s in range(rules.seats)]

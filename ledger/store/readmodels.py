@@ -30,7 +30,8 @@ TOTALS = ("matches", "complete", "wins", "deals", "deal_wins", "points", "faulty
 
 
 @lru_cache(maxsize=256)
-def _rules(preset: str, seats: int, options_json: str) -> Rules | None:
+def rules_for(preset: str, seats: int, options_json: str) -> Rules | None:
+    """A stored table's rules (None: they cannot be set up), built once per table."""
     import orjson
 
     try:
@@ -40,7 +41,7 @@ def _rules(preset: str, seats: int, options_json: str) -> Rules | None:
 
 
 def rules_of(header: Header) -> Rules | None:
-    return _rules(header.preset, len(header.seats), canonical(header.options))
+    return rules_for(header.preset, len(header.seats), canonical(header.options))
 
 
 @dataclass
