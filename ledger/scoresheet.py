@@ -155,13 +155,17 @@ class ScoreSheet:
         """The table in words: "PlayElephant Domena, 4 seats in two teams, to 100"."""
         return self.table_text(ENGLISH)
 
+    def name_in(self, lang: Language) -> str:
+        """The table's name as its players know it, in a language (English: ``title``)."""
+        if lang.code == ENGLISH.code:
+            return self.title
+        return table_name(self.preset, lang.code, self.title)
+
     def table_text(self, lang: Language) -> str:
         """``table_label`` in a language (the table's name as its players know it)."""
         seats = len(self.players)
-        name = self.title if lang.code == ENGLISH.code else \
-            table_name(self.preset, lang.code, self.title)
         parts: list[object] = [
-            name,
+            self.name_in(lang),
             Counted("{count} seats in two teams", "{count} seats in two teams", seats)
             if self.teams else Counted("{count} seats", "{count} seats", seats)]
         if self.target is not None:

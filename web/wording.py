@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 
 from ledger.findings import Finding
 from ledger.formats.reader import MatchRecord, parse_match
-from ledger.glossary import GLOSSARIES, table_name
+from ledger.glossary import GLOSSARIES
 from ledger.i18n import Language, Phrase
 from ledger.scoresheet import ScoreSheet
 from ledger.store.importer import safe_audit
@@ -107,9 +107,7 @@ def match_title(sheet: ScoreSheet, lang: Language) -> str:
 def table_words(sheet: ScoreSheet, lang: Language) -> dict[str, str]:
     """The table's name (linked to its glossary by the page) and the rest of its label."""
     label = sheet.table_text(lang)
-    name = sheet.title if lang.code == "en" else table_name(sheet.preset, lang.code,
-                                                             sheet.title)
-    said = lang.join([name])
+    said = lang.join([sheet.name_in(lang)])
     if sheet.preset in GLOSSARIES and label.startswith(said):
         return {"name": said, "rest": label[len(said):], "preset": sheet.preset}
     return {"name": "", "rest": label, "preset": ""}

@@ -188,7 +188,8 @@ def _match_line(record: MatchRecord, rules: Rules, seats: Sequence[str], ok: boo
     return lang.word(line)
 
 
-def _points(vec: Sequence[int]) -> str:
+def points_text(vec: Sequence[int]) -> str:
+    """Points per side as one word: "23-0"."""
     return "-".join(str(v) for v in vec)
 
 
@@ -198,20 +199,20 @@ def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
     said = Worded(lang.word(note)) if note is not None else review.note or ""
     if not review.analysed:
         return "  " + lang.say("deal {deal}: not analysed: {note}", deal=review.deal, note=said)
-    best = Phrase("not solved") if review.best is None else _points(review.best)
+    best = Phrase("not solved") if review.best is None else points_text(review.best)
     if review.result is None:
         lines = ["  " + lang.say("deal {deal}: best play {best}", deal=review.deal, best=best)]
     else:
         lines = ["  " + lang.say("deal {deal}: best play {best}, played {points}",
-                                 deal=review.deal, best=best, points=_points(review.result))]
+                                 deal=review.deal, best=best, points=points_text(review.result))]
     for d in review.decisions:
         name = seats[d.seat] if d.seat < len(seats) else Phrase("seat {seat}", seat=d.seat)
         text = lang.say("event {event}: {name} played {move} -> {outcome}", event=d.event,
-                        name=name, move=move_phrase(d.played), outcome=_points(d.outcome))
+                        name=name, move=move_phrase(d.played), outcome=points_text(d.outcome))
         if d.lost > 0:
             tops = tuple(move_phrase(m) for m in d.best_moves(rules.side_of(d.seat)))
             text += "  " + lang.say("MISTAKE: lost {lost} (best {moves} -> {outcome})",
-                                    lost=d.lost, moves=tops, outcome=_points(d.best))
+                                    lost=d.lost, moves=tops, outcome=points_text(d.best))
         lines.append("    " + text)
     if review.note:
         lines.append("    " + lang.say("note: {note}", note=said))

@@ -108,8 +108,9 @@ def _from_ledger(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
             conn = session.connection()
             for play in stored_plays(conn, args.preset, args.player):
                 facts = from_stored(play)
-                missing = [d["deal"] for d in play.deals if d["deal"] not in play.decisions]
-                if args.analyse and facts is not None and missing:
+                missing = [d["deal"] for d in play.deals if d["deal"] not in play.decisions] \
+                    if args.analyse else []
+                if facts is not None and missing:
                     # Reviewed here, not kept: the ledger keeps what the replay worked out.
                     reviews = review_match(facts.rules, record_of(conn, play.match_id).events,
                                            deals=missing)

@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
-from ledger.analysis.commands import EXIT_OK, EXIT_UNREADABLE, AnalyseError, records
+from ledger.analysis.commands import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    AnalyseError,
+    points_text,
+    records,
+)
 from ledger.analysis.whatif import WhatIf, WhatIfError, what_if
 from ledger.formats.reader import MatchRecord
-from ledger.glossary import table_name
-from ledger.i18n import Language, Phrase, add_lang_option, chosen_language
+from ledger.i18n import Language, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded
 from ledger.rules import PRESETS
 from ledger.scoresheet import DealRow, ScoreSheet
@@ -93,11 +97,11 @@ def cmd_whatif(args: argparse.Namespace) -> int:
 def compared(record: MatchRecord, w: WhatIf, lang: Language) -> str:
     """The two sheets as text: a heading, a row per deal, the final line, the stop."""
     a, b = w.original, w.other
-    left_head = lang.say("as recorded ({table})", table=_table(a, lang))
-    right_head = lang.say("under {table}", table=_table(b, lang))
+    left_head = lang.say("as recorded ({table})", table=a.name_in(lang))
+    right_head = lang.say("under {table}", table=b.name_in(lang))
     rows: list[tuple[str, str, str]] = [("", left_head, right_head)]
     for n, mine, theirs in w.side_by_side():
-        rows.append((str(n), _cell(mine, a, lang), _cell(theirs, b, lang)))
+        rows.append((str(n), _cell(mine, lang), _cell(theirs, lang)))
     rows.append((lang.say("final"), _final(a, lang), _final(b, lang)))
     width = [max(len(r[k]) for r in rows) for k in range(2)]
     lines = [lang.say("{where} match {match}: {players}", where=record.where,
@@ -105,20 +109,16 @@ def compared(record: MatchRecord, w: WhatIf, lang: Language) -> str:
     lines += [f"  {n:>{width[0]}}  {left:<{width[1]}}  |  {right}" for n, left, right in rows]
     if w.stop is not None:
         lines.append("  " + lang.say("under {table} the record stops at event {event}: "
-                                     "{reason}", table=_table(b, lang), event=w.stop.event,
+                                     "{reason}", table=b.name_in(lang), event=w.stop.event,
                                      reason=Worded(lang.finding(w.stop))))
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _table(sheet: ScoreSheet, lang: Language) -> str:
-    return table_name(sheet.preset, lang.code, sheet.title)
-
-
-def _cell(row: DealRow | None, sheet: ScoreSheet, lang: Language) -> str:
+def _cell(row: DealRow | None, lang: Language) -> str:
     if row is None:
         return "–"
     result = lang.translations.pgettext("result", row.result)
-    totals = _scores(row.totals)
+    totals = points_text(row.totals)
     if row.winner_name is None:
         return lang.say("{result}, nobody scores: {totals}", result=result, totals=totals)
     return lang.say("{result}, {winner} +{points}: {totals}", result=result,
@@ -126,13 +126,9 @@ def _cell(row: DealRow | None, sheet: ScoreSheet, lang: Language) -> str:
 
 
 def _final(sheet: ScoreSheet, lang: Language) -> str:
-    scores = _scores(sheet.scores)
+    scores = points_text(sheet.scores)
     if sheet.winner_name is not None:
         return lang.say("{winner} won, {scores}", winner=sheet.winner_name, scores=scores)
     if sheet.complete:
         return lang.say("no winner, {scores}", scores=scores)
-    return lang.word(Phrase("not finished, {scores}", scores=scores))
-
-
-def _scores(values: Sequence[int]) -> str:
-    return "-".join(str(v) for v in values)
+    return lang.say("not finished, {scores}", scores=scores)

@@ -44,14 +44,13 @@ def choices(seats: int, lang: Language) -> list[Choice]:
     return sorted(found, key=lambda c: c.label.casefold())
 
 
-def _compare(session: ReadSession, match_id: int, rules: str, teams: bool,
-             target: int | None) -> WhatIf:
+def _options(teams: bool, target: int | None) -> dict[str, object]:
     options: dict[str, object] = {}
     if teams:
         options["teams"] = True
     if target is not None:
         options["target"] = target
-    return what_if(record_of(session.connection(), match_id), rules, options)
+    return options
 
 
 @router.get("/matches/{match_id}/whatif", response_class=HTMLResponse,
@@ -66,7 +65,7 @@ def whatif_page(request: Request, match_id: int, session: ReadSession,
     error: str | None = None
     if rules:
         try:
-            compared = _compare(session, match_id, rules, teams, target)
+            compared = what_if(record, rules, _options(teams, target))
         except WhatIfError as exc:
             error = lang.word(exc.said)
     title = match_title(compared.original, lang) if compared is not None else \
@@ -75,7 +74,6 @@ def whatif_page(request: Request, match_id: int, session: ReadSession,
         "nav": "matches", "match_id": match_id, "title": title,
         "choices": choices(seats, lang), "rules": rules, "teams": teams, "target": target,
         "w": compared, "error": error,
-        "table": (lambda sheet: table_name(sheet.preset, lang.code, sheet.title)),
     }, status_code=422 if error else 200)
 
 
@@ -86,5 +84,6 @@ def whatif_api(match_id: int, session: ReadSession, rules: str, teams: bool = Fa
     """Both sheets, and ``stop``: the first recorded move the other table does not allow
     (its sheet holds the deals played out before it). 422 if the table cannot seat the
     match."""
-    compared = _compare(session, match_id, rules, teams, target)
+    compared = what_if(record_of(session.connection(), match_id), rules,
+                       _options(teams, target))
     return {"match": match_id, "rules": rules, **compared.to_dict()}
