@@ -52,6 +52,11 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int seats, sides, fives, nstock;
+    int dbits;          /* bits per stock place in ``drawers``: who drew that tile */
+    uint32_t dmask;
+    int counts_partner; /* two sides of more seats: the winner also scores his partner */
+    int block_kind;     /* which rules' block hook is written again below (0: none) */
+    int leader;         /* who led the deal: some block hooks read it */
     int side[4];
     int losers[4];  /* bit mask of the seats whose pips a seat wins by going out */
     int hi[NT], lo[NT], pips[NT];
@@ -173,7 +178,10 @@ static inline uint64_t mix(uint64_t k) {
  * that no key is 0. */
 static inline uint64_t key_of(const Search *s, uint32_t u, uint32_t drawers, uint32_t b,
                               int p, int pos) {
-    if (s->fives) return (uint64_t)u | (uint64_t)b << 28 | (uint64_t)p << 51 | 1ull << 63;
+    /* Fives with a stock (two seats only): who drew what is the entry's ``extra`` key. */
+    if (s->fives)
+        return (uint64_t)u | (uint64_t)b << 28 | (uint64_t)p << 51 | (uint64_t)pos << 53
+            | 1ull << 63;
     return (uint64_t)u | (uint64_t)(b & 63u) << 28 | (uint64_t)p << 34 | (uint64_t)pos << 36
         | (uint64_t)drawers << 41 | 1ull << 63;
 }
@@ -234,6 +242,83 @@ static int better(const int16_t *a, const int16_t *b, int side, int sides) {
     return 0;
 }
 
+/* --- the rules' block hooks, written again ------------------------------------------
+ *
+ * Valuing a block through the rules' Python hook costs more than the rest of a
+ * two-side search. The hooks of the seeds' tables are written again here (``kind``,
+ * chosen by ``solver.py`` from the hook itself; 0: ask the hook); the tests compare
+ * each with its hook. The winner: a seat, or -1 when nobody scores. */
+
+enum { BLOCK_HOOK, BLOCK_LOWEST_OR_TIE, BLOCK_DOMENA_PAIRS, BLOCK_PARTNER, BLOCK_ARENA,
+       BLOCK_SELMINHA_PAIRS, BLOCK_SELMINHA };
+
+/* A hand's tile pips, lowest first, compared as Python compares sorted lists. */
+static int tiles_order(const Search *s, uint32_t a, uint32_t b) {
+    int pa[NT], pb[NT], na = 0, nb = 0;
+    for (uint32_t x = a; x; x &= x - 1) pa[na++] = s->pips[__builtin_ctz(x)];
+    for (uint32_t x = b; x; x &= x - 1) pb[nb++] = s->pips[__builtin_ctz(x)];
+    for (int i = 1; i < na; i++)
+        for (int j = i; j > 0 && pa[j - 1] > pa[j]; j--) { int t = pa[j]; pa[j] = pa[j - 1]; pa[j - 1] = t; }
+    for (int i = 1; i < nb; i++)
+        for (int j = i; j > 0 && pb[j - 1] > pb[j]; j--) { int t = pb[j]; pb[j] = pb[j - 1]; pb[j - 1] = t; }
+    for (int i = 0; i < na && i < nb; i++)
+        if (pa[i] != pb[i]) return pa[i] < pb[i] ? -1 : 1;
+    return na < nb ? -1 : na > nb;
+}
+
+static int block_winner(const Search *s) {
+    int n = s->seats, low = 1 << 20, nlow = 0, low_sides = 0, first_low = -1;
+    for (int k = 0; k < n; k++) if (s->hp[k] < low) low = s->hp[k];
+    for (int k = 0; k < n; k++)
+        if (s->hp[k] == low) {
+            if (first_low < 0) first_low = k;
+            nlow++;
+            low_sides |= 1 << s->side[k];
+        }
+    int totals[2] = {0, 0};
+    if (s->sides == 2)
+        for (int k = 0; k < n; k++) totals[s->side[k]] += s->hp[k];
+    switch (s->block_kind) {
+    case BLOCK_LOWEST_OR_TIE:
+        return nlow == 1 ? first_low : -1;
+    case BLOCK_PARTNER:
+        return low_sides == 1 || low_sides == 2 ? first_low : -1;
+    case BLOCK_ARENA:
+        for (int k = 0; k < n; k++) {
+            int seat = (s->leader + k) % n;
+            if (s->hp[seat] == low) return seat;
+        }
+        return -1;
+    case BLOCK_SELMINHA_PAIRS:
+        return totals[0] == totals[1] ? -1 : totals[0] < totals[1] ? 0 : 1;
+    case BLOCK_SELMINHA: {
+        if (nlow == 1) return first_low;
+        int best = -1, tied = 0;
+        for (int k = 0; k < n; k++) {
+            if (s->hp[k] != low) continue;
+            int c = best < 0 ? -1 : tiles_order(s, s->hands[k], s->hands[best]);
+            if (c < 0) best = k, tied = 0;
+            else if (c == 0) tied = 1;
+        }
+        return tied ? -1 : best;
+    }
+    case BLOCK_DOMENA_PAIRS: {
+        int side;
+        if (low_sides == 1 || low_sides == 2) side = low_sides == 1 ? 0 : 1;
+        else if (totals[0] == totals[1]) return -1;
+        else side = totals[0] < totals[1] ? 0 : 1;
+        /* The pair's lower hand; partners equal: the first after the leader, him last. */
+        int best = -1;
+        for (int k = 1; k <= n; k++) {
+            int seat = (s->leader + k) % n;
+            if (s->side[seat] == side && (best < 0 || s->hp[seat] < s->hp[best])) best = seat;
+        }
+        return best;
+    }
+    }
+    return -1;
+}
+
 static int block_value(Search *s, uint32_t u, uint32_t drawers, int16_t *out) {
     uint64_t key = (uint64_t)u | (uint64_t)drawers << 28 | 1ull << 63;
     Entry *slot = s->blocked + (mix(key) & (BLOCK_SLOTS - 1));
@@ -242,6 +327,19 @@ static int block_value(Search *s, uint32_t u, uint32_t drawers, int16_t *out) {
         return 0;
     }
     s->blocks++;
+    if (s->block_kind != BLOCK_HOOK) {
+        memset(out, 0, 4 * sizeof *out);
+        int w = block_winner(s);
+        if (w >= 0) {
+            int pts = 0;
+            for (int k = 0; k < s->seats; k++)
+                if (s->losers[w] >> k & 1) pts += s->hp[k];
+            out[s->side[w]] = (int16_t)(s->fives ? s->round5[pts] : pts);
+        }
+        slot->key = key;
+        memcpy(slot->v, out, 4 * sizeof *out);
+        return 0;
+    }
     PyObject *r = PyObject_CallFunction(s->block, "IIII", s->hands[0], s->hands[1],
                                         s->hands[2], s->hands[3]);
     if (r == NULL) return -1;
@@ -297,8 +395,8 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
             uint32_t nu = u | lb;
             int r;
             if (pos + 1 == s->nstock && !(nu & fm))
-                r = block_value(s, nu, drawers | (uint32_t)p << (2 * pos), out) < 0 ? -1 : 1;
-            else r = mx(s, nu, drawers | (uint32_t)p << (2 * pos), b, p, pos + 1, parent, limit, out);
+                r = block_value(s, nu, drawers | (uint32_t)p << (s->dbits * pos), out) < 0 ? -1 : 1;
+            else r = mx(s, nu, drawers | (uint32_t)p << (s->dbits * pos), b, p, pos + 1, parent, limit, out);
             s->hands[p] = h;
             s->hp[p] -= s->pips[t];
             return r;
@@ -377,11 +475,11 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
             memset(vec, 0, sizeof vec);
             vec[mine] = (int16_t)(s->fives ? s->round5[pts] : pts);
         } else if (pos >= s->nstock && !(nu & fit_of(s, nb))) {
-            uint32_t nd = s->stock_at[t] >= 0 ? drawers & ~(3u << (2 * s->stock_at[t])) : drawers;
+            uint32_t nd = s->stock_at[t] >= 0 ? drawers & ~(s->dmask << (s->dbits * s->stock_at[t])) : drawers;
             r = block_value(s, nu, nd, vec) < 0 ? -1 : 1;
         } else {
             /* Who drew a tile matters only while it is held: the key stays canonical. */
-            uint32_t nd = s->stock_at[t] >= 0 ? drawers & ~(3u << (2 * s->stock_at[t])) : drawers;
+            uint32_t nd = s->stock_at[t] >= 0 ? drawers & ~(s->dmask << (s->dbits * s->stock_at[t])) : drawers;
             r = mx(s, nu, nd, nb, q, pos, p, child_limit, vec);
         }
         s->hands[p] = h;
@@ -405,6 +503,222 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     if (line) store(s, line, key, best);
     memcpy(out, best, sizeof best);
     return 1;
+}
+
+/* --- two sides: alpha-beta on the margin ------------------------------------------
+ *
+ * The same search as ``solver.py``'s Python ``ab``: the future margin (this side's
+ * points minus the other's) for the side of the seat to move, fail-soft, with a table
+ * of bounds. An entry's ``v`` holds the lower and upper bound, the best move found
+ * (tile | end << 5) and, with Fives and a stock, who drew what (the key's extra part).
+ * Bounds may be dropped at any time: that costs time, never exactness. */
+
+#define AB_INF 30000
+
+static inline Entry *lookup_ab(Entry *e, uint64_t key, uint16_t extra) {
+    for (int w = 0; w < WAYS; w++)
+        if (e[w].key == key && (uint16_t)e[w].v[3] == extra) return e + w;
+    return NULL;
+}
+
+/* Into the position's own slot if it is kept, else as ``store`` does. */
+static void store_ab(Search *s, Entry *e, uint64_t key, uint16_t extra, int lo, int hi,
+                     int best) {
+    int16_t v[4] = {(int16_t)lo, (int16_t)hi, (int16_t)best, (int16_t)extra};
+    Entry *hit = lookup_ab(e, key, extra);
+    if (hit) memcpy(hit->v, v, sizeof v);
+    else store(s, e, key, v);
+}
+
+static inline int out_points(const Search *s, int p) {
+    int pts = 0;
+    for (int w = 0; w < s->seats; w++)
+        if (s->losers[p] >> w & 1) pts += s->hp[w];
+    return s->fives ? s->round5[pts] : pts;
+}
+
+/* A blocked position's margin for ``mine``; sets ``error`` on a Python error. */
+static int block_margin(Search *s, uint32_t u, uint32_t drawers, int mine) {
+    int16_t vec[4];
+    if (block_value(s, u, drawers, vec) < 0) {
+        s->error = 1;
+        return 0;
+    }
+    return vec[mine] - vec[1 - mine];
+}
+
+/* Without Fives a side can win at most the pips the others hold and what is left to
+ * draw (``solver.py``'s bounds). 1 when that already decides the window. */
+static inline int pip_bounds(const Search *s, int p, int pos, int *alpha, int *beta, int *v) {
+    int mine = s->side[p];
+    int more = s->stock_rest[pos];
+    int sp[2] = {0, 0};
+    for (int k = 0; k < s->seats; k++) sp[s->side[k]] += s->hp[k];
+    int up, down;
+    if (s->counts_partner) {
+        int total = sp[0] + sp[1] + more, own = AB_INF, opp = AB_INF;
+        for (int k = 0; k < s->seats; k++) {
+            if (s->side[k] == mine) own = s->hp[k] < own ? s->hp[k] : own;
+            else opp = s->hp[k] < opp ? s->hp[k] : opp;
+        }
+        up = total - own;
+        down = total - opp;
+    } else {
+        up = sp[1 - mine] + more;
+        down = sp[mine] + more;
+    }
+    if (up <= *alpha) return *v = up, 1;
+    if (-down >= *beta) return *v = -down, 1;
+    if (up < *beta) *beta = up;
+    if (-down > *alpha) *alpha = -down;
+    return 0;
+}
+
+static int count_node(Search *s) {
+    if ((++s->nodes & 0xFFFF) == 0) {
+        if (PyErr_CheckSignals() < 0) return s->error = 1, -1;
+        if (s->node_limit && s->nodes > s->node_limit) {
+            PyErr_SetString(TooLong, "the search reached its limit of positions visited");
+            return s->error = 1, -1;
+        }
+    }
+    return 0;
+}
+
+static int ab(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int pos, int alpha,
+              int beta) {
+    if (count_node(s) < 0) return 0;
+    uint32_t fm = fit_of(s, b);
+    uint32_t h = s->hands[p];
+    uint32_t fit = h & fm;
+    int mine = s->side[p];
+    if (!fit) {
+        if (pos < s->nstock) { /* a forced draw: the stock's next tile */
+            int t = s->stock[pos];
+            uint32_t lb = 1u << t, nu = u | lb;
+            uint32_t nd = drawers | (uint32_t)p << (s->dbits * pos);
+            s->hands[p] = h | lb;
+            s->hp[p] += s->pips[t];
+            int v = pos + 1 == s->nstock && !(nu & fm) ? block_margin(s, nu, nd, mine)
+                                                       : ab(s, nu, nd, b, p, pos + 1, alpha, beta);
+            s->hands[p] = h;
+            s->hp[p] -= s->pips[t];
+            return v;
+        }
+        return -ab(s, u, drawers, b, (p + 1) % s->seats, pos, -beta, -alpha); /* a pass */
+    }
+    int v;
+    if (!s->fives && pip_bounds(s, p, pos, &alpha, &beta, &v)) return v;
+    uint64_t key = key_of(s, u, drawers, b, p, pos);
+    uint16_t extra = s->fives ? (uint16_t)drawers : 0;
+    Entry *line = bucket(s, key);
+    int lo = -AB_INF, hi = AB_INF, first = -1;
+    Entry *hit = lookup_ab(line, key, extra);
+    if (hit) {
+        lo = hit->v[0];
+        hi = hit->v[1];
+        first = hit->v[2];
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+        if (lo > alpha) alpha = lo;
+        if (hi < beta) beta = hi;
+    }
+    int a0 = alpha, b0 = beta;
+    int q = (p + 1) % s->seats;
+    MoveT mv[MAX_MOVES];
+    int n = 0;
+    uint32_t hq = s->hands[q];
+    for (uint32_t x = fit; x; x &= x - 1) {
+        int t = __builtin_ctz(x);
+        int from = n;
+        for (int i = 0; i < 4; i++) {
+            uint32_t e = END(b, i);
+            if (e == CLOSED || (e != (uint32_t)s->hi[t] && e != (uint32_t)s->lo[t])) continue;
+            uint32_t nb = place(s, b, t, i);
+            int gain = 0;
+            if (s->fives) {
+                int c = fives_count(nb);
+                gain = (c > 0 && c % 5 == 0) ? c : 0;
+            }
+            nb = canonical(nb, s->fives);
+            int dup = 0;
+            for (int k = from; k < n; k++)
+                if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
+            if (dup) continue;
+            mv[n].board = nb;
+            mv[n].tile = t | i << 5;
+            mv[n].gain = gain;
+            /* The kept best move first, then fewest answers for the next seat, heaviest. */
+            mv[n].order = (t | i << 5) == first ? -(1 << 20)
+                : (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
+            n++;
+        }
+    }
+    for (int i = 1; i < n; i++) {
+        MoveT m = mv[i];
+        int j = i - 1;
+        while (j >= 0 && mv[j].order > m.order) {
+            mv[j + 1] = mv[j];
+            j--;
+        }
+        mv[j + 1] = m;
+    }
+    v = -AB_INF;
+    int best = -1, pt = s->hp[p];
+    for (int k = 0; k < n; k++) {
+        int t = mv[k].tile & 31, gain = mv[k].gain;
+        uint32_t lb = 1u << t, nh = h ^ lb, nu = u ^ lb, nb = mv[k].board;
+        uint32_t nd = s->stock_at[t] >= 0
+            ? drawers & ~(s->dmask << (s->dbits * s->stock_at[t])) : drawers;
+        s->hands[p] = nh;
+        s->hp[p] = pt - s->pips[t];
+        int c;
+        if (!nh) c = gain + out_points(s, p);
+        else if (pos >= s->nstock && !(nu & fit_of(s, nb))) c = gain + block_margin(s, nu, nd, mine);
+        else c = gain - ab(s, nu, nd, nb, q, pos, gain - beta, gain - alpha);
+        s->hands[p] = h;
+        s->hp[p] = pt;
+        if (s->error) return 0;
+        if (c > v) {
+            v = c;
+            best = mv[k].tile;
+            if (v > alpha) {
+                alpha = v;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    if (n > 1) { /* a forced move is its child's value: nothing to keep */
+        if (v <= a0) store_ab(s, line, key, extra, lo, v, best);
+        else if (v >= b0) store_ab(s, line, key, extra, v, hi, best);
+        else store_ab(s, line, key, extra, v, v, best);
+    }
+    return v;
+}
+
+/* MTD(f): null-window tests "value >= b" until the bounds meet; while only one bound is
+ * known the step doubles, then the interval is halved (as ``DealSolver.margin``). */
+static int mtdf(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int pos, int guess,
+                int *out) {
+    int lo = -AB_INF, hi = AB_INF, g = guess, step = 1;
+    while (lo < hi) {
+        int r = ab(s, u, drawers, b, p, pos, g - 1, g);
+        if (s->error) return -1;
+        if (r >= g) lo = r;
+        else hi = r;
+        if (lo == -AB_INF) {
+            g = hi - step + 1;
+            step *= 2;
+        } else if (hi == AB_INF) {
+            g = lo + step;
+            step *= 2;
+        } else {
+            g = (lo + hi + 1) >> 1; /* floor, as Python's // */
+        }
+    }
+    *out = lo;
+    return 0;
 }
 
 /* --- the Python type ----------------------------------------------------------- */
@@ -475,13 +789,13 @@ static void Search_dealloc(Search *self) {
 
 static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"side", "losers", "fives", "high", "low", "pips", "suits",
-                            "stock", "round5", "block", "capacity", NULL};
+                            "stock", "round5", "block", "capacity", "counts_partner", "block_kind", "leader", NULL};
     PyObject *side, *losers, *high, *low, *pips, *suits, *stock, *round5, *block;
-    int fives;
+    int fives, counts_partner = 0, block_kind = 0, leader = 0;
     unsigned long long capacity;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOpOOOOOOOK", names, &side, &losers, &fives,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOpOOOOOOOK|pii", names, &side, &losers, &fives,
                                      &high, &low, &pips, &suits, &stock, &round5, &block,
-                                     &capacity))
+                                     &capacity, &counts_partner, &block_kind, &leader))
         return -1;
     Py_ssize_t seats, n, nst, nr;
     int suit_i[8] = {0};
@@ -503,7 +817,22 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     for (int k = 0; k < seats; k++)
         if (self->side[k] + 1 > self->sides) self->sides = self->side[k] + 1;
     self->fives = fives;
+    self->counts_partner = counts_partner;
+    if (block_kind < BLOCK_HOOK || block_kind > BLOCK_SELMINHA || leader < 0 || leader >= seats) {
+        PyErr_SetString(PyExc_ValueError, "an unknown block rule, or a leader who is no seat");
+        return -1;
+    }
+    self->block_kind = block_kind;
+    self->leader = leader;
     self->nstock = (int)nst;
+    self->dbits = seats <= 2 ? 1 : 2;
+    self->dmask = (1u << self->dbits) - 1;
+    if (self->sides == 2)
+        for (int k = 0; k < seats; k++)
+            if (self->side[(k + 1) % seats] == self->side[k]) {
+                PyErr_SetString(PyExc_ValueError, "two sides take turns: the margin flips sign");
+                return -1;
+            }
     for (int k = 0; k < 7; k++) self->suit[k] = (uint32_t)suit_i[k];
     self->suit[7] = 0;
     self->stock_rest[nst] = 0;
@@ -519,12 +848,12 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
         self->stock_rest[k] = self->stock_rest[k + 1] + self->pips[self->stock[k]];
     Py_INCREF(block);
     Py_XSETREF(self->block, block);
-    if (!fives && 41 + 2 * nst > 63) {
-        PyErr_SetString(PyExc_ValueError, "a stock of more than 11 tiles does not fit the key");
+    if (!fives && 41 + self->dbits * nst > 63) {
+        PyErr_SetString(PyExc_ValueError, "this stock does not fit the key");
         return -1;
     }
-    if (fives && nst) {
-        PyErr_SetString(PyExc_ValueError, "Fives with a stock does not fit the key");
+    if (fives && nst && (self->sides != 2 || self->dbits * nst > 16)) {
+        PyErr_SetString(PyExc_ValueError, "Fives with a stock fits the key with two seats only");
         return -1;
     }
     uint64_t size = WAYS;
@@ -542,6 +871,48 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     return 0;
 }
 
+/* The hands of a position into the search; ``u`` the tiles held. */
+static int load(Search *self, PyObject *hands, int p, int pos, uint32_t *u) {
+    int h[4] = {0, 0, 0, 0};
+    Py_ssize_t n;
+    if (read_ints(hands, h, 4, "hands", &n) < 0) return -1;
+    if (n != self->seats || p < 0 || p >= self->seats || pos < 0 || pos > self->nstock) {
+        PyErr_SetString(PyExc_ValueError, "one hand per seat, a seat to move, a stock position");
+        return -1;
+    }
+    *u = 0;
+    for (int k = 0; k < 4; k++) {
+        self->hands[k] = (uint32_t)h[k];
+        *u |= (uint32_t)h[k];
+        self->hp[k] = 0;
+        for (int t = 0; t < NT; t++)
+            if (h[k] >> t & 1) self->hp[k] += self->pips[t];
+    }
+    self->error = 0;
+    return 0;
+}
+
+static PyObject *Search_margin(Search *self, PyObject *args) {
+    PyObject *hands;
+    unsigned int board, drawers;
+    int p, pos, guess;
+    unsigned long long most = 0;
+    if (!PyArg_ParseTuple(args, "OIIiii|K", &hands, &board, &drawers, &p, &pos, &guess, &most))
+        return NULL;
+    uint32_t u;
+    if (load(self, hands, p, pos, &u) < 0) return NULL;
+    if (self->sides != 2) {
+        PyErr_SetString(PyExc_ValueError, "max-n: ask solve(), not margin()");
+        return NULL;
+    }
+    if (guess <= -AB_INF || guess >= AB_INF) guess = 0;
+    self->node_limit = most ? self->nodes + most : 0;
+    int m;
+    if (mtdf(self, u, drawers, canonical(board, self->fives), p, pos, guess, &m) < 0)
+        return NULL;
+    return PyLong_FromLong(m);
+}
+
 static PyObject *Search_solve(Search *self, PyObject *args) {
     PyObject *hands;
     unsigned int board, drawers;
@@ -549,25 +920,32 @@ static PyObject *Search_solve(Search *self, PyObject *args) {
     unsigned long long most = 0;
     if (!PyArg_ParseTuple(args, "OIIii|K", &hands, &board, &drawers, &p, &pos, &most))
         return NULL;
-    int h[4] = {0, 0, 0, 0};
-    Py_ssize_t n;
-    if (read_ints(hands, h, 4, "hands", &n) < 0) return NULL;
-    if (n != self->seats || p < 0 || p >= self->seats || pos < 0 || pos > self->nstock) {
-        PyErr_SetString(PyExc_ValueError, "one hand per seat, a seat to move, a stock position");
+    uint32_t u;
+    if (load(self, hands, p, pos, &u) < 0) return NULL;
+    if (self->sides == 2) {
+        PyErr_SetString(PyExc_ValueError, "two sides: ask margin(), not solve()");
         return NULL;
-    }
-    uint32_t u = 0;
-    for (int k = 0; k < 4; k++) {
-        self->hands[k] = (uint32_t)h[k];
-        u |= (uint32_t)h[k];
-        self->hp[k] = 0;
-        for (int t = 0; t < NT; t++)
-            if (h[k] >> t & 1) self->hp[k] += self->pips[t];
     }
     int16_t out[4];
     self->node_limit = most ? self->nodes + most : 0;
     int r = mx(self, u, drawers, canonical(board, self->fives), p, pos, -1, NEG_INF, out);
     if (r < 0) return NULL;
+    PyObject *tup = PyTuple_New(self->sides);
+    if (tup == NULL) return NULL;
+    for (int k = 0; k < self->sides; k++) PyTuple_SET_ITEM(tup, k, PyLong_FromLong(out[k]));
+    return tup;
+}
+
+/* The block value of the hands given (the tests compare it with the rules' hook). */
+static PyObject *Search_block(Search *self, PyObject *args) {
+    PyObject *hands;
+    if (!PyArg_ParseTuple(args, "O", &hands)) return NULL;
+    uint32_t u;
+    if (load(self, hands, 0, 0, &u) < 0) return NULL;
+    int16_t out[4];
+    memset(self->blocked, 0, BLOCK_SLOTS * sizeof(Entry));
+    if (block_value(self, u, 0, out) < 0) return NULL;
+    memset(self->blocked, 0, BLOCK_SLOTS * sizeof(Entry));
     PyObject *tup = PyTuple_New(self->sides);
     if (tup == NULL) return NULL;
     for (int k = 0; k < self->sides; k++) PyTuple_SET_ITEM(tup, k, PyLong_FromLong(out[k]));
@@ -612,6 +990,11 @@ static PyMethodDef Search_methods[] = {
     {"solve", (PyCFunction)Search_solve, METH_VARARGS,
      "solve(hands, board, drawers, seat, stock_pos, most=0) -> future points per side;\n"
      "TooLong once more than ``most`` positions were visited (0: no limit)"},
+    {"margin", (PyCFunction)Search_margin, METH_VARARGS,
+     "margin(hands, board, drawers, seat, stock_pos, guess, most=0) -> two sides: the future\n"
+     "margin of the seat's side; TooLong once more than ``most`` positions were visited"},
+    {"block", (PyCFunction)Search_block, METH_VARARGS,
+     "block(hands) -> points per side of a blocked deal with these hands"},
     {"place", (PyCFunction)Search_place, METH_VARARGS,
      "place(board, tile, end) -> (canonical board, Fives count)"},
     {"clear", (PyCFunction)Search_clear, METH_NOARGS, "forget every kept position"},

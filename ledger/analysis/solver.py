@@ -73,7 +73,11 @@ from ledger.engine.scoring import round_to_five
 from ledger.engine.state import CLOSED, State
 from ledger.events import Event
 from ledger.findings import Finding, Unreadable
-from ledger.rules.base import BlockView, Rules
+from ledger.rules.base import BlockView, Rules, single_lowest_or_tie
+from ledger.rules.casual_arena import _block_winner as arena_block
+from ledger.rules.domena import _block_winner as domena_block
+from ledger.rules.sahrat import _partner_block_winner as partner_block
+from ledger.rules.selminha import _block_winner as selminha_block
 from ledger.tiles import ALL_TILES, SUIT_MASK, Tile, tiles_of
 
 try:
@@ -130,6 +134,9 @@ MAX_NODES = 1_000_000_000
 # than it saves).
 NATIVE_SLOTS = 1 << 24
 NATIVE_SLOTS_ONE_WINNER = 1 << 21
+# Two sides keep bounds, a few ten thousand per deal (4 MiB: a fresh table's pages are
+# zeroed as they are first touched, which a larger one spreads over more of them).
+NATIVE_SLOTS_TWO_SIDES = 1 << 18
 
 
 def _code(board: int, gain: int, tile: int) -> int:
@@ -370,6 +377,7 @@ class DealSolver:
         self.budget = budget
         self.max_nodes = max_nodes
         self._native_slots = native_slots or (
+            NATIVE_SLOTS_TWO_SIDES if rules.sides == 2 else
             NATIVE_SLOTS if rules.fives else NATIVE_SLOTS_ONE_WINNER)
         if native and _NativeSearch is None:
             raise RuntimeError("the C max-n search was not built (no C compiler at install)")
@@ -500,9 +508,18 @@ class DealSolver:
             out = self.outcome(st)
             return out[0] - out[1] - (st.in_deal[0] - st.in_deal[1])
         p = self._load(st)
-        kb, u, bd, pos = self._keys(st)
         flip = self._side[p] != 0
         g = -self._guess0 if flip else self._guess0
+        if self._native is not None:
+            try:
+                g = self._native.margin(tuple(st.hands), _board_code(st), self._drawers(st), p,
+                                        st.stock_pos if self.draws else 0, g, self.max_nodes)
+            except _TooLong:
+                raise TooLarge(f"more than {self.max_nodes:,} positions to search") from None
+            m0 = -g if flip else g
+            self._guess0 = m0
+            return m0
+        kb, u, bd, pos = self._keys(st)
         fast = self._fast
         ends = _ends8(st.ends[0], st.ends[1])
         if fast:
@@ -601,11 +618,12 @@ class DealSolver:
     def _drawers(self, st: State) -> int:
         """Who holds each tile drawn so far, 2 bits per stock place (the C search's key)."""
         out = 0
+        width = 1 if self.rules.seats == 2 else 2
         for k in range(st.stock_pos if self.draws else 0):
             bit = self.stock[k].bit
             for s, h in enumerate(st.hands):
                 if h & bit:
-                    out |= s << 2 * k
+                    out |= s << width * k
         return out
 
     def _keys(self, st: State) -> tuple[int, int, int, int]:
@@ -940,7 +958,7 @@ class DealSolver:
             self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
         self._mx = mx
         self._native: _NativeSearch | None = None
-        if sides > 2 and self._use_native:
+        if self._use_native:
             def native_block(*held: int) -> Outcome:
                 kb = 0
                 for s in range(seats):
@@ -954,7 +972,8 @@ class DealSolver:
                 fives=fives, high=tuple(t.high for t in ALL_TILES),
                 low=tuple(t.low for t in ALL_TILES), pips=PIPS, suits=tuple(SUIT_MASK[:7]),
                 stock=stock, round5=tuple(round_to_five(x) for x in range(PIPS_TOTAL + 1)),
-                block=native_block, capacity=self._native_slots)
+                block=native_block, capacity=self._native_slots,
+                counts_partner=counts_partner, block_kind=_block_kind(rules), leader=leader)
 
 
 # --- the fast path: two sides, two ends, no stock, no Fives -----------------------------
@@ -1268,6 +1287,24 @@ def _line_maxn(rules: Rules, hands: list[int], pips: list[int], memo: dict[int, 
         return best
 
     return mx
+
+
+def _block_kind(rules: Rules) -> int:
+    """Which of the C search's copies of the rules' block hooks this table's is (0: none,
+    the C search calls the hook). Matched by the hook itself, so a table whose hook
+    changes, or a new table, falls back to calling it."""
+    hook = rules.block_winner
+    if hook is single_lowest_or_tie:
+        return 1
+    if hook is domena_block:
+        return 2 if rules.teams else 1
+    if hook is partner_block:
+        return 3
+    if hook is arena_block:
+        return 4
+    if hook is selminha_block:
+        return 5 if rules.teams else 6
+    return 0
 
 
 def _board_code(st: State) -> int:
