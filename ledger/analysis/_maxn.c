@@ -366,6 +366,17 @@ static int block_value(Search *s, uint32_t u, uint32_t drawers, int16_t *out) {
     return 0;
 }
 
+/* One more position visited: -1 (and ``error``) past the limit or on a signal. */
+static inline int count_node(Search *s) {
+    if (s->node_limit && ++s->nodes > s->node_limit) {
+        PyErr_SetString(TooLong, "the search reached its limit of positions visited");
+        return s->error = 1, -1;
+    }
+    if (!s->node_limit) s->nodes++;
+    if ((s->nodes & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) return s->error = 1, -1;
+    return 0;
+}
+
 typedef struct {
     uint32_t board;
     int tile, gain, order;
@@ -376,13 +387,7 @@ typedef struct {
  * -1 on a Python error. */
 static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int pos,
               int parent, int limit, int16_t *out) {
-    if ((++s->nodes & 0xFFFF) == 0) {
-        if (PyErr_CheckSignals() < 0) return -1;
-        if (s->node_limit && s->nodes > s->node_limit) {
-            PyErr_SetString(TooLong, "the search reached its limit of positions visited");
-            return -1;
-        }
-    }
+    if (count_node(s) < 0) return -1;
     uint32_t fm = fit_of(s, b);
     uint32_t h = s->hands[p];
     uint32_t fit = h & fm;
@@ -574,16 +579,6 @@ static inline int pip_bounds(const Search *s, int p, int pos, int *alpha, int *b
     return 0;
 }
 
-static int count_node(Search *s) {
-    if ((++s->nodes & 0xFFFF) == 0) {
-        if (PyErr_CheckSignals() < 0) return s->error = 1, -1;
-        if (s->node_limit && s->nodes > s->node_limit) {
-            PyErr_SetString(TooLong, "the search reached its limit of positions visited");
-            return s->error = 1, -1;
-        }
-    }
-    return 0;
-}
 
 static int ab(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int pos, int alpha,
               int beta) {
@@ -787,6 +782,23 @@ static void Search_dealloc(Search *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* ``stock[:nst]`` read in: where each tile lies in it and the pips from each place on. */
+static int set_stock(Search *self, Py_ssize_t nst) {
+    self->nstock = (int)nst;
+    self->stock_rest[nst] = 0;
+    for (int t = 0; t < NT; t++) self->stock_at[t] = -1;
+    for (Py_ssize_t k = 0; k < nst; k++) {
+        if (self->stock[k] < 0 || self->stock[k] >= NT) {
+            PyErr_SetString(PyExc_ValueError, "a stock tile is a tile index");
+            return -1;
+        }
+        self->stock_at[self->stock[k]] = (int)k;
+    }
+    for (Py_ssize_t k = nst - 1; k >= 0; k--)
+        self->stock_rest[k] = self->stock_rest[k + 1] + self->pips[self->stock[k]];
+    return 0;
+}
+
 static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"side", "losers", "fives", "high", "low", "pips", "suits",
                             "stock", "round5", "block", "capacity", "counts_partner", "block_kind", "leader", NULL};
@@ -824,7 +836,6 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     }
     self->block_kind = block_kind;
     self->leader = leader;
-    self->nstock = (int)nst;
     self->dbits = seats <= 2 ? 1 : 2;
     self->dmask = (1u << self->dbits) - 1;
     if (self->sides == 2)
@@ -835,17 +846,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
             }
     for (int k = 0; k < 7; k++) self->suit[k] = (uint32_t)suit_i[k];
     self->suit[7] = 0;
-    self->stock_rest[nst] = 0;
-    for (int t = 0; t < NT; t++) self->stock_at[t] = -1;
-    for (Py_ssize_t k = 0; k < nst; k++) {
-        if (self->stock[k] < 0 || self->stock[k] >= NT) {
-            PyErr_SetString(PyExc_ValueError, "a stock tile is a tile index");
-            return -1;
-        }
-        self->stock_at[self->stock[k]] = (int)k;
-    }
-    for (Py_ssize_t k = nst - 1; k >= 0; k--)
-        self->stock_rest[k] = self->stock_rest[k + 1] + self->pips[self->stock[k]];
+    if (set_stock(self, nst) < 0) return -1;
     Py_INCREF(block);
     Py_XSETREF(self->block, block);
     if (!fives && 41 + self->dbits * nst > 63) {
@@ -964,6 +965,33 @@ static PyObject *Search_place(Search *self, PyObject *args) {
     return Py_BuildValue("Ii", canonical(nb, self->fives), self->fives ? fives_count(nb) : 0);
 }
 
+/* Another deal of the same table: its stock, block hook and leader; nothing kept. A
+ * search set up once serves many small solves (what each costs is its own search). */
+static PyObject *Search_reset(Search *self, PyObject *args) {
+    PyObject *stock, *block;
+    int leader;
+    if (!PyArg_ParseTuple(args, "OOi", &stock, &block, &leader)) return NULL;
+    int kept[NT];
+    memcpy(kept, self->stock, sizeof kept);
+    int old_n = self->nstock;
+    Py_ssize_t nst;
+    if (read_ints(stock, self->stock, NT, "stock", &nst) < 0 || nst != old_n ||
+        leader < 0 || leader >= self->seats || !PyCallable_Check(block)) {
+        memcpy(self->stock, kept, sizeof kept);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a stock as long as before, a callable, a seat");
+        return NULL;
+    }
+    if (set_stock(self, nst) < 0) return NULL;
+    Py_INCREF(block);
+    Py_XSETREF(self->block, block);
+    self->leader = leader;
+    memset(self->table, 0, (self->mask + 1) * sizeof(Entry));
+    memset(self->blocked, 0, BLOCK_SLOTS * sizeof(Entry));
+    self->stored = self->nodes = self->blocks = 0;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Search_clear(Search *self, PyObject *unused) {
     memset(self->table, 0, (self->mask + 1) * sizeof(Entry));
     self->stored = 0;
@@ -998,6 +1026,8 @@ static PyMethodDef Search_methods[] = {
     {"place", (PyCFunction)Search_place, METH_VARARGS,
      "place(board, tile, end) -> (canonical board, Fives count)"},
     {"clear", (PyCFunction)Search_clear, METH_NOARGS, "forget every kept position"},
+    {"reset", (PyCFunction)Search_reset, METH_VARARGS,
+     "reset(stock, block, leader): another deal of the same table, nothing kept"},
     {NULL, NULL, 0, NULL},
 };
 

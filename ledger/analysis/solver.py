@@ -61,6 +61,7 @@ full.
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -137,6 +138,19 @@ NATIVE_SLOTS_ONE_WINNER = 1 << 21
 # Two sides keep bounds, a few ten thousand per deal (4 MiB: a fresh table's pages are
 # zeroed as they are first touched, which a larger one spreads over more of them).
 NATIVE_SLOTS_TWO_SIDES = 1 << 18
+
+
+_said_python = False
+
+
+def _say_python_once() -> None:
+    """An install without the C search works, slower: say so, once per process."""
+    global _said_python
+    if not _said_python:
+        _said_python = True
+        logging.getLogger(__name__).warning(
+            "the C search was not built (no C compiler at install): the solver runs in "
+            "Python, the same values much more slowly")
 
 
 def _code(board: int, gain: int, tile: int) -> int:
@@ -367,13 +381,16 @@ class DealSolver:
 
     ``start`` is the state of the deal just after it was dealt (any later state of
     the deal does too), with every hand known and, on tables that draw, the
-    stock's order.
+    stock's order. ``shared``: use the C search kept for this table (reset for this
+    deal) rather than a new one, for one-position solves (``positions.solve``); a
+    solver made later with ``shared`` takes it over, so this one must not be used after.
     """
 
     def __init__(self, start: State, budget: int = MAX_POSITIONS,
                  native: bool | None = None, max_nodes: int = MAX_NODES,
-                 native_slots: int | None = None) -> None:
+                 native_slots: int | None = None, shared: bool = False) -> None:
         rules = start.rules
+        self._shared = shared
         self.budget = budget
         self.max_nodes = max_nodes
         self._native_slots = native_slots or (
@@ -382,6 +399,8 @@ class DealSolver:
         if native and _NativeSearch is None:
             raise RuntimeError("the C max-n search was not built (no C compiler at install)")
         self._use_native = native is not False and _NativeSearch is not None
+        if native is None and _NativeSearch is None:
+            _say_python_once()
         if any(start.hidden):
             raise NotAnalysable("a hand of this deal stays hidden")
         self.rules = rules
@@ -950,12 +969,7 @@ class DealSolver:
 
         self._ab: Callable[[int, int, int, int, int, int, int], int] = ab
         self._fast_maxn = sides > 2 and not fives and not self.draws
-        if self._fast_maxn:
-            self._mx_line = _line_maxn(rules, hands, pips, self.memo_codes, block_vec,
-                                       self.budget)
         self._fast = sides == 2 and not fives and not self.draws
-        if self._fast:
-            self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
         self._mx = mx
         self._native: _NativeSearch | None = None
         if self._use_native:
@@ -967,13 +981,43 @@ class DealSolver:
                     kb |= held[s] << shift[s]
                 return block_vec(kb)
 
-            self._native = _NativeSearch(
-                side=side, losers=tuple(sum(1 << w for w in losers[s]) for s in range(seats)),
-                fives=fives, high=tuple(t.high for t in ALL_TILES),
-                low=tuple(t.low for t in ALL_TILES), pips=PIPS, suits=tuple(SUIT_MASK[:7]),
-                stock=stock, round5=tuple(round_to_five(x) for x in range(PIPS_TOTAL + 1)),
-                block=native_block, capacity=self._native_slots,
-                counts_partner=counts_partner, block_kind=_block_kind(rules), leader=leader)
+            self._native = _native_search(rules, self._native_slots, stock, native_block,
+                                          leader, self._shared)
+            return  # the Python searches' own tables are not needed
+        if self._fast_maxn:
+            self._mx_line = _line_maxn(rules, hands, pips, self.memo_codes, block_vec,
+                                       self.budget)
+        if self._fast:
+            self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
+
+
+# Searches kept for one-position solves (``shared``), by table and room: set up once,
+# reset for each deal. One at a time: a solver made later takes it over.
+_SHARED: dict[tuple[object, ...], _NativeSearch] = {}
+_ROUND5 = tuple(round_to_five(x) for x in range(PIPS_TOTAL + 1))
+_HIGH = tuple(t.high for t in ALL_TILES)
+_LOW = tuple(t.low for t in ALL_TILES)
+
+
+def _native_search(rules: Rules, slots: int, stock: tuple[int, ...],
+                   block: Callable[..., Outcome], leader: int, shared: bool) -> _NativeSearch:
+    """The C search for a deal of ``rules``: a new one, or the shared one reset."""
+    key = (rules.preset, rules.seats, tuple(sorted(rules.options.items())), slots)
+    if shared and key in _SHARED:
+        got = _SHARED[key]
+        got.reset(stock, block, leader)
+        return got
+    seats = rules.seats
+    got = _NativeSearch(
+        side=tuple(rules.side_of(s) for s in range(seats)),
+        losers=tuple(sum(1 << w for w in rules.losers_of(s)) for s in range(seats)),
+        fives=rules.fives, high=_HIGH, low=_LOW, pips=PIPS, suits=tuple(SUIT_MASK[:7]),
+        stock=stock, round5=_ROUND5, block=block, capacity=slots,
+        counts_partner=rules.count_partner and seats > rules.sides,
+        block_kind=_block_kind(rules), leader=leader)
+    if shared:
+        _SHARED[key] = got
+    return got
 
 
 # --- the fast path: two sides, two ends, no stock, no Fives -----------------------------

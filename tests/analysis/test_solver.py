@@ -136,8 +136,8 @@ def test_endgames_agree_with_brute_force(preset: str, seats: int,
         if found is None:
             continue
         start, st = found
-        # Max-n has a C search and the Python one (installs without a compiler): both.
-        for native in (None, False) if start.rules.sides > 2 else (None,):
+        # The C search and the Python one (installs without a compiler): both.
+        for native in (True, False):
             solver = DealSolver(start, native=native)
             assert solver.outcome(st) == brute(st)
             assert [(str(o.move), o.outcome) for o in solver.options(st)] == brute_options(st)
@@ -152,12 +152,13 @@ def test_whole_two_seat_draw_deals_agree_with_exhaustive_search(preset: str) -> 
     # Every position of the deal, recorded line and alternatives, by one search each.
     start, line = next(iter(match_states(preset, 2, {}, seed=1)))
     search = exhaustive()
-    solver = DealSolver(start)
-    for st in line:
-        assert solver.outcome(st) == search(st)
-    for st in line[:3]:
-        assert [(str(o.move), o.outcome) for o in solver.options(st)] == \
-            [(str(m), search(after(st, m))) for m in legal_moves(st)]
+    for native in (True, False):
+        solver = DealSolver(start, native=native)
+        for st in line:
+            assert solver.outcome(st) == search(st)
+        for st in line[:3]:
+            assert [(str(o.move), o.outcome) for o in solver.options(st)] == \
+                [(str(m), search(after(st, m))) for m in legal_moves(st)]
 
 
 @pytest.mark.parametrize(("preset", "seats", "options"), TABLES)
@@ -166,7 +167,7 @@ def test_every_position_of_short_deal_ends(preset: str, seats: int,
     # Cross-check of terminal values: the last moves of every deal of a match, each
     # position solved by one solver per deal (one table shared) and by brute force.
     for start, line in match_states(preset, seats, options, seed=11):
-        for native in (None, False) if start.rules.sides > 2 else (None,):
+        for native in (True, False):
             solver = DealSolver(start, native=native)
             for st in line[-4:]:
                 assert solver.outcome(st) == brute(st)
