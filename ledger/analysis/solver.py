@@ -62,6 +62,7 @@ full.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -129,11 +130,27 @@ MAX_POSITIONS = 1_500_000
 # largest position measured, a 4-seat Fives opening double, visited 500 million.
 MAX_NODES = 1_000_000_000
 # Room of the C max-n's table, 16 bytes a position. Fives with four seats keeps tens of
-# millions (256 MiB: a full table drops values and searches them again; half the room
-# costs such a deal about 1.7 times the time, twice the room saves a quarter); the tables
+# millions (up to 512 MiB, a sixteenth of the machine's memory at most: a full table drops
+# values and searches them again; 256 MiB costs such a deal about a third more time, 128
+# MiB about 1.7 times more; the table's pages are taken as they are touched); the tables
 # where one seat wins keep under a million (32 MiB: zeroing more memory would cost more
 # than it saves).
-NATIVE_SLOTS = 1 << 24
+NATIVE_SLOTS_MOST = 1 << 25
+
+
+def _machine_slots() -> int:
+    """The Fives table's room: at most a sixteenth of the machine's memory, 512 MiB."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not a POSIX system
+        return 1 << 24
+    slots = 1 << 20
+    while slots < NATIVE_SLOTS_MOST and slots * 2 * 16 * 16 <= memory:
+        slots *= 2
+    return slots
+
+
+NATIVE_SLOTS = _machine_slots()
 NATIVE_SLOTS_ONE_WINNER = 1 << 21
 # Two sides keep bounds, a few ten thousand per deal (4 MiB: a fresh table's pages are
 # zeroed as they are first touched, which a larger one spreads over more of them).
