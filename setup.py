@@ -7,4 +7,5 @@ back to its Python max-n (same values, slower).
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension("ledger.analysis._maxn", ["ledger/analysis/_maxn.c"],
-                             extra_compile_args=["-O2"], optional=True)])
+                             extra_compile_args=["-O2", "-pthread"],
+                             extra_link_args=["-pthread"], optional=True)])

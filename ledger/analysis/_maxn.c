@@ -19,6 +19,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #ifdef __linux__
@@ -30,6 +31,7 @@
 #define CLOSED 7
 #define NEG_INF (-(1 << 20))
 #define MAX_MOVES 64
+#define FLIP_DEPTH 4 /* branchings near the root where the second thread goes its own way */
 
 /* A board in 23 bits: four ends (3 bits each, 7 closed: left, right, up, down), four
  * "a double lies at this end" flags, the spinner's number (7: none), four arm flags. */
@@ -75,7 +77,13 @@ typedef struct {
     /* search state */
     uint32_t hands[4];
     int hp[4]; /* pips in hand */
-    int error;
+    int error;     /* 1: a Python error is set; 2: past the visit limit; 3: told to stop */
+    /* Two threads on one solve: each has its own copy of this struct (hands, counts). */
+    int threads;   /* how many may work on one solve */
+    int threaded;  /* this copy searches alongside another: lock lines, no Python */
+    int flip;      /* this copy tries the first branchings' moves last-first */
+    int depth;     /* branchings above the position searched */
+    int *stop;     /* set once one copy has the answer */
 } Search;
 
 /* Once the spinner has opened its four ends they are alike: each is its number, whether a
@@ -190,16 +198,37 @@ static inline Entry *bucket(const Search *s, uint64_t key) {
     return s->table + (mix(key) & s->mask & ~(uint64_t)(WAYS - 1));
 }
 
+/* Two threads share the table while they search one position (``solve``): a line of
+ * four entries is read and written under a lock, bit 62 of its first key (no key uses
+ * it), so that no thread ever reads a key with another position's value. */
+#define LOCK_BIT (1ull << 62)
+
+static inline void lock_line(const Search *s, Entry *e) {
+    if (!s->threaded) return;
+    for (;;) {
+        uint64_t k = __atomic_load_n(&e[0].key, __ATOMIC_RELAXED);
+        if (!(k & LOCK_BIT) && __atomic_compare_exchange_n(&e[0].key, &k, k | LOCK_BIT, 0,
+                                                           __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return;
+    }
+}
+
+static inline void unlock_line(const Search *s, Entry *e) {
+    if (s->threaded) __atomic_fetch_and(&e[0].key, ~LOCK_BIT, __ATOMIC_RELEASE);
+}
+
 static inline Entry *lookup(Entry *e, uint64_t key) {
     for (int w = 0; w < WAYS; w++)
-        if (e[w].key == key) return e + w;
+        if ((e[w].key & ~LOCK_BIT) == key) return e + w;
     return NULL;
 }
 
 /* A kept value into ``out``: 1 if the position is kept. */
-static inline int recall(Entry *line, uint64_t key, int16_t *out) {
+static inline int recall(const Search *s, Entry *line, uint64_t key, int16_t *out) {
+    lock_line(s, line);
     Entry *hit = lookup(line, key);
     if (hit) memcpy(out, hit->v, 4 * sizeof *out);
+    unlock_line(s, line);
     return hit != NULL;
 }
 
@@ -208,8 +237,9 @@ static inline int recall(Entry *line, uint64_t key, int16_t *out) {
 static void store(Search *s, Entry *e, uint64_t key, const int16_t *v) {
     Entry *slot = NULL;
     int fewest = 99;
+    lock_line(s, e);
     for (int w = 0; w < WAYS; w++) {
-        if (!e[w].key) {
+        if (!(e[w].key & ~LOCK_BIT)) {
             slot = e + w;
             s->stored++;
             break;
@@ -220,8 +250,9 @@ static void store(Search *s, Entry *e, uint64_t key, const int16_t *v) {
             slot = e + w;
         }
     }
-    slot->key = key;
     memcpy(slot->v, v, sizeof slot->v);
+    slot->key = slot == e && s->threaded ? key | LOCK_BIT : key;
+    unlock_line(s, e);
 }
 
 /* Max-n preference of ``side``: is a better than b? (``solver.maxn_key``) */
@@ -366,14 +397,22 @@ static int block_value(Search *s, uint32_t u, uint32_t drawers, int16_t *out) {
     return 0;
 }
 
-/* One more position visited: -1 (and ``error``) past the limit or on a signal. */
+/* One more position visited: -1 (and ``error``) past the limit, on a signal, or when
+ * the other thread has the answer. A thread holds no GIL: it only notes why. */
 static inline int count_node(Search *s) {
     if (s->node_limit && ++s->nodes > s->node_limit) {
-        PyErr_SetString(TooLong, "the search reached its limit of positions visited");
-        return s->error = 1, -1;
+        if (!s->threaded)
+            PyErr_SetString(TooLong, "the search reached its limit of positions visited");
+        return s->error = s->threaded ? 2 : 1, -1;
     }
     if (!s->node_limit) s->nodes++;
-    if ((s->nodes & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) return s->error = 1, -1;
+    if ((s->nodes & 0xFFFF) == 0) {
+        if (s->threaded) {
+            if (__atomic_load_n(s->stop, __ATOMIC_RELAXED)) return s->error = 3, -1;
+        } else if (PyErr_CheckSignals() < 0) {
+            return s->error = 1, -1;
+        }
+    }
     return 0;
 }
 
@@ -414,7 +453,7 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     uint64_t key = key_of(s, u, drawers, b, p, pos);
     Entry *line = bucket(s, key);
     int one_tile = !(fit & (fit - 1));
-    if (!one_tile && recall(line, key, out)) return 1;
+    if (!one_tile && recall(s, line, key, out)) return 1;
     int q = (p + 1) % s->seats;
     MoveT mv[MAX_MOVES];
     int n = 0;
@@ -447,7 +486,7 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
         }
     }
     if (n == 1) line = NULL;
-    else if (one_tile && recall(line, key, out)) return 1;
+    else if (one_tile && recall(s, line, key, out)) return 1;
     for (int i = 1; i < n; i++) { /* insertion sort: a handful of moves */
         MoveT m = mv[i];
         int j = i - 1;
@@ -457,6 +496,13 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
         }
         mv[j + 1] = m;
     }
+    if (s->flip && n > 1 && s->depth < FLIP_DEPTH) /* the other thread's order, reversed */
+        for (int i = 0, j = n - 1; i < j; i++, j--) {
+            MoveT m = mv[i];
+            mv[i] = mv[j];
+            mv[j] = m;
+        }
+    s->depth += n > 1;
     int mine = s->side[p];
     int single = !s->fives;
     int prune = single && p != parent;
@@ -499,12 +545,16 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
                 int own = best[mine], top = best[0];
                 for (int w = 1; w < s->sides; w++)
                     if (best[w] > top) top = best[w];
-                if (prune && (own > 0 ? -own : top) < limit) return 0;
+                if (prune && (own > 0 ? -own : top) < limit) {
+                    s->depth -= n > 1;
+                    return 0;
+                }
                 if (own > 0 && own >= ceiling) break; /* the most there is */
                 child_limit = own > 0 ? own : -top;
             }
         }
     }
+    s->depth -= n > 1;
     if (line) store(s, line, key, best);
     memcpy(out, best, sizeof best);
     return 1;
@@ -801,13 +851,15 @@ static int set_stock(Search *self, Py_ssize_t nst) {
 
 static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"side", "losers", "fives", "high", "low", "pips", "suits",
-                            "stock", "round5", "block", "capacity", "counts_partner", "block_kind", "leader", NULL};
+                            "stock", "round5", "block", "capacity", "counts_partner", "block_kind", "leader", "threads",
+                            NULL};
     PyObject *side, *losers, *high, *low, *pips, *suits, *stock, *round5, *block;
-    int fives, counts_partner = 0, block_kind = 0, leader = 0;
+    int fives, counts_partner = 0, block_kind = 0, leader = 0, threads = 1;
     unsigned long long capacity;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOpOOOOOOOK|pii", names, &side, &losers, &fives,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOpOOOOOOOK|piii", names, &side, &losers, &fives,
                                      &high, &low, &pips, &suits, &stock, &round5, &block,
-                                     &capacity, &counts_partner, &block_kind, &leader))
+                                     &capacity, &counts_partner, &block_kind, &leader,
+                                     &threads))
         return -1;
     Py_ssize_t seats, n, nst, nr;
     int suit_i[8] = {0};
@@ -835,6 +887,9 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     self->block_kind = block_kind;
+    self->threads = threads < 1 ? 1 : threads > 2 ? 2 : threads;
+    self->threaded = self->flip = self->depth = 0;
+    self->stop = NULL;
     self->leader = leader;
     self->dbits = seats <= 2 ? 1 : 2;
     self->dmask = (1u << self->dbits) - 1;
@@ -914,6 +969,77 @@ static PyObject *Search_margin(Search *self, PyObject *args) {
     return PyLong_FromLong(m);
 }
 
+/* --- two threads on one position ---------------------------------------------------
+ *
+ * Both search the whole position, sharing the table: one tries the moves of its first
+ * few branchings in the usual order, the other last-first, so each mostly works where
+ * the other has not been yet and takes over what the other has kept. The first to
+ * finish has the exact value (max-n's choice does not depend on the order moves are
+ * tried) and stops the other. Only for tables whose block rule is written in C: a
+ * thread never calls Python. */
+
+#define PARALLEL_HELD 14 /* smaller positions: starting a thread costs more than it saves */
+
+typedef struct {
+    Search *s;
+    uint32_t u, drawers, b;
+    int p, pos, r;
+    int16_t out[4];
+} Job;
+
+static void *run_job(void *arg) {
+    Job *j = arg;
+    j->r = mx(j->s, j->u, j->drawers, j->b, j->p, j->pos, -1, NEG_INF, j->out);
+    if (j->r > 0) __atomic_store_n(j->s->stop, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+static int solve_two(Search *self, uint32_t u, uint32_t drawers, uint32_t b, int p, int pos,
+                     unsigned long long most, int16_t *out) {
+    Search *other = PyMem_Malloc(sizeof *other);
+    Entry *blocked = PyMem_Calloc(BLOCK_SLOTS, sizeof(Entry));
+    if (other == NULL || blocked == NULL) {
+        PyMem_Free(other);
+        PyMem_Free(blocked);
+        PyErr_NoMemory();
+        return -1;
+    }
+    int stop = 0;
+    memcpy(other, self, sizeof *other);
+    other->blocked = blocked;
+    other->nodes = other->stored = other->blocks = 0;
+    other->node_limit = most;
+    other->flip = 1;
+    self->flip = 0;
+    self->stop = other->stop = &stop;
+    self->threaded = other->threaded = 1;
+    Job a = {self, u, drawers, b, p, pos, 0, {0}};
+    Job c = {other, u, drawers, b, p, pos, 0, {0}};
+    pthread_t th;
+    int started;
+    Py_BEGIN_ALLOW_THREADS
+    started = pthread_create(&th, NULL, run_job, &c) == 0;
+    run_job(&a);
+    if (started) pthread_join(th, NULL);
+    Py_END_ALLOW_THREADS
+    self->threaded = 0;
+    self->stop = NULL;
+    self->nodes += other->nodes;
+    self->stored += other->stored;
+    self->blocks += other->blocks;
+    Job *done = a.r > 0 ? &a : started && c.r > 0 ? &c : NULL;
+    int too_long = self->error == 2 || (started && other->error == 2);
+    PyMem_Free(other);
+    PyMem_Free(blocked);
+    if (done != NULL) {
+        memcpy(out, done->out, sizeof done->out);
+        return 1;
+    }
+    if (too_long) PyErr_SetString(TooLong, "the search reached its limit of positions visited");
+    else PyErr_SetString(PyExc_RuntimeError, "the search stopped without a value");
+    return -1;
+}
+
 static PyObject *Search_solve(Search *self, PyObject *args) {
     PyObject *hands;
     unsigned int board, drawers;
@@ -929,7 +1055,12 @@ static PyObject *Search_solve(Search *self, PyObject *args) {
     }
     int16_t out[4];
     self->node_limit = most ? self->nodes + most : 0;
-    int r = mx(self, u, drawers, canonical(board, self->fives), p, pos, -1, NEG_INF, out);
+    self->depth = 0;
+    uint32_t b = canonical(board, self->fives);
+    int r = self->threads > 1 && self->block_kind != BLOCK_HOOK &&
+            __builtin_popcount(u) >= PARALLEL_HELD
+        ? solve_two(self, u, drawers, b, p, pos, most, out)
+        : mx(self, u, drawers, b, p, pos, -1, NEG_INF, out);
     if (r < 0) return NULL;
     PyObject *tup = PyTuple_New(self->sides);
     if (tup == NULL) return NULL;

@@ -36,6 +36,19 @@ from ledger.tiles import Tile
 # up costs next to nothing; a larger position searches some positions again, never
 # answers differently. ``slots=`` gives more.
 SMALL_SLOTS = 1 << 15
+# Max-n keeps exact values, and Fives with four seats values nearly every position below
+# the one asked: its room doubles with each tile held past 13, up to 64 MiB (a table is
+# cleared for each deal, and the pages of a larger one cost more to touch than they save
+# on a position of the middle of a deal).
+MAXN_SLOTS_MOST = 1 << 22
+
+
+def slots_for(st: State) -> int:
+    """The table room ``solve`` gives a position by default."""
+    if st.rules.sides == 2:
+        return SMALL_SLOTS
+    held = sum(h.bit_count() for h in st.hands)
+    return max(SMALL_SLOTS, min(MAXN_SLOTS_MOST, 1 << (held + 2)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +84,12 @@ def with_hands(st: State, hands: Sequence[int], stock: Sequence[Tile] | None = N
 
 
 def solve(st: State, hands: Sequence[int] | None = None, *, stock: Sequence[Tile] | None = None,
-          options: bool = False, max_nodes: int = MAX_NODES, slots: int = SMALL_SLOTS) -> Solved:
+          options: bool = False, max_nodes: int = MAX_NODES, slots: int | None = None) -> Solved:
     """Best play from ``st`` (with ``hands`` and ``stock`` in place of its own if given).
 
     ``options``: also every legal move's outcome. ``max_nodes``: the most positions one
     search may visit; beyond it the position gets no value (``note`` says so).
+    ``slots``: the table's room (default ``slots_for``).
     """
     if hands is not None or stock is not None:
         st = with_hands(st, hands if hands is not None else st.hands, stock)
@@ -84,7 +98,7 @@ def solve(st: State, hands: Sequence[int] | None = None, *, stock: Sequence[Tile
 
 
 def solve_many(positions: Sequence[State], *, options: bool = False,
-               max_nodes: int = MAX_NODES, slots: int = SMALL_SLOTS,
+               max_nodes: int = MAX_NODES, slots: int | None = None,
                workers: int | None = None) -> list[Solved]:
     """``solve`` of every position, in order, shared among ``workers`` processes (default:
     one per core; 1 solves them here). Positions are independent: any mix of tables."""
@@ -110,7 +124,7 @@ def solve_many(positions: Sequence[State], *, options: bool = False,
 # What a worker sends back: the outcome, each legal move's (in legal-move order), a note.
 _Raw = tuple[Outcome | None, tuple[Outcome, ...], str | None]
 # The batch a forked worker reads (set just before the fork: nothing is pickled to it).
-_BATCH: tuple[Sequence[State], bool, int, int] | None = None
+_BATCH: tuple[Sequence[State], bool, int, int | None] | None = None
 
 
 def _fork_context() -> multiprocessing.context.BaseContext | None:
@@ -125,9 +139,11 @@ def _solve_share(share: range) -> list[_Raw]:
     return [_solve_raw(positions[k], options, max_nodes, slots) for k in share]
 
 
-def _solve_raw(st: State, options: bool, max_nodes: int, slots: int) -> _Raw:
+def _solve_raw(st: State, options: bool, max_nodes: int, slots: int | None) -> _Raw:
     try:
-        solver = DealSolver(st, max_nodes=max_nodes, native_slots=slots, shared=True)
+        solver = DealSolver(st, max_nodes=max_nodes, native_slots=slots or slots_for(st),
+                            shared=True,
+                            threads=1)
         if st.phase == "playing" and st.to_move is None:
             raise NotAnalysable("who moves is not known")
         opts = tuple(o.outcome for o in solver.options(st)) if options and \
@@ -143,4 +159,4 @@ def _dress(st: State, got: _Raw) -> Solved:
     return Solved(outcome, tuple(Option(m, o) for m, o in zip(moves, opts, strict=True)), note)
 
 
-__all__ = ["SMALL_SLOTS", "Solved", "solve", "solve_many", "with_hands"]
+__all__ = ["SMALL_SLOTS", "Solved", "slots_for", "solve", "solve_many", "with_hands"]

@@ -37,20 +37,31 @@ what its mover already has there makes it worse for the parent's mover than a
 move the parent already has ("shallow pruning"; without Fives a deal has one
 winner, which bounds what the parent can get).
 
-Max-n in C: with three or four sides the search runs in ``_maxn.c`` (built at install;
-the Python max-n below serves an install without a C compiler and the tests compare
-the two). Its table keeps exact values in a fixed room of ``native_slots`` and drops
-the cheapest to search again when full, so memory is bounded and nothing is guessed;
-what stops it is ``max_nodes``, the positions one search may visit (a count, not a
-clock, so every run answers the same). Beyond it the position is reported too large.
+The C search: every table runs in ``_maxn.c`` (built at install; without a compiler the
+Python searches below answer, the same values more slowly, and the solver says so once;
+the tests compare the two on every table). Two sides: the same alpha-beta with MTD(f)
+and pip bounds, on a table of bounds (dropping one costs time, never exactness). Three
+or four sides: max-n, its table keeping exact values in a fixed room of
+``native_slots`` and dropping the cheapest to search again when full, so memory is
+bounded and nothing is guessed. The seeds' block rules are written again in C (matched
+by the rules' hook, ``_block_kind``; another hook is called in Python). What stops a
+search is ``max_nodes``, the positions one search may visit (a count, not a clock).
+Beyond it the position is reported too large, never guessed. With two threads (a large
+max-n position, ``THREADS``) each thread may visit that many, and which positions fit so
+close to the limit may differ from run to run; a value given is exact either way.
 Fives with four seats is the large case: every seat scores during the deal, so no
 outcome bounds another and almost nothing can be skipped; the search values every
-position of the deal (tens of millions). What keeps that to seconds is that the C
-search keys boards by what decides the rest of the deal: once the spinner has opened
-its four ends they are alike (an end is its number, whether a double lies there and
-whether its arm holds a tile), and a forced move is not kept, only what follows it.
-A first deal (6-6 opens) takes 10-30 s; a later one 10-95 s: its leader may open with
-any tile, and each double he holds opens a large tree of its own (``benchmarks/maxn.py``).
+position of the deal (tens of millions). What keeps that to seconds: boards keyed by
+what decides the rest of the deal (once the spinner has opened its four ends they are
+alike: an end is its number, whether a double lies there and whether its arm holds a
+tile), a forced move not kept, only what follows it, a table sized by the machine
+(``NATIVE_SLOTS``), and both cores on each position: two threads share the table, one
+trying the first branchings' moves in reverse order (see ``_maxn.c``). A first deal
+(6-6 opens) takes 10-30 s of CPU, a later one more: its leader may open with any tile,
+and each double he holds opens a large tree of its own (``benchmarks/solver.py``).
+
+Positions on their own (a prefix of a deal, or hands the caller supplies) and batches of
+them: ``ledger/analysis/positions.py``.
 
 Memory of the Python max-n: it must keep an exact value for every position of a
 subtree. It keeps at most ``budget`` of them (half as many outcome vectors on the
@@ -151,6 +162,9 @@ def _machine_slots() -> int:
 
 
 NATIVE_SLOTS = _machine_slots()
+# Threads on one large max-n position (the C search; at most 2): the review of a deal is
+# one position after another, so both cores work on each.
+THREADS = min(2, os.cpu_count() or 1)
 NATIVE_SLOTS_ONE_WINNER = 1 << 21
 # Two sides keep bounds, a few ten thousand per deal (4 MiB: a fresh table's pages are
 # zeroed as they are first touched, which a larger one spreads over more of them).
@@ -405,9 +419,11 @@ class DealSolver:
 
     def __init__(self, start: State, budget: int = MAX_POSITIONS,
                  native: bool | None = None, max_nodes: int = MAX_NODES,
-                 native_slots: int | None = None, shared: bool = False) -> None:
+                 native_slots: int | None = None, shared: bool = False,
+                 threads: int | None = None) -> None:
         rules = start.rules
         self._shared = shared
+        self._threads = THREADS if threads is None else threads
         self.budget = budget
         self.max_nodes = max_nodes
         self._native_slots = native_slots or (
@@ -999,7 +1015,7 @@ class DealSolver:
                 return block_vec(kb)
 
             self._native = _native_search(rules, self._native_slots, stock, native_block,
-                                          leader, self._shared)
+                                          leader, self._shared, self._threads)
             return  # the Python searches' own tables are not needed
         if self._fast_maxn:
             self._mx_line = _line_maxn(rules, hands, pips, self.memo_codes, block_vec,
@@ -1017,9 +1033,10 @@ _LOW = tuple(t.low for t in ALL_TILES)
 
 
 def _native_search(rules: Rules, slots: int, stock: tuple[int, ...],
-                   block: Callable[..., Outcome], leader: int, shared: bool) -> _NativeSearch:
+                   block: Callable[..., Outcome], leader: int, shared: bool,
+                   threads: int) -> _NativeSearch:
     """The C search for a deal of ``rules``: a new one, or the shared one reset."""
-    key = (rules.preset, rules.seats, tuple(sorted(rules.options.items())), slots)
+    key = (rules.preset, rules.seats, tuple(sorted(rules.options.items())), slots, threads)
     if shared and key in _SHARED:
         got = _SHARED[key]
         got.reset(stock, block, leader)
@@ -1031,7 +1048,7 @@ def _native_search(rules: Rules, slots: int, stock: tuple[int, ...],
         fives=rules.fives, high=_HIGH, low=_LOW, pips=PIPS, suits=tuple(SUIT_MASK[:7]),
         stock=stock, round5=_ROUND5, block=block, capacity=slots,
         counts_partner=rules.count_partner and seats > rules.sides,
-        block_kind=_block_kind(rules), leader=leader)
+        block_kind=_block_kind(rules), leader=leader, threads=threads)
     if shared:
         _SHARED[key] = got
     return got
