@@ -88,13 +88,13 @@ def review_deals(preset: str, seats: int, options: dict[str, Any], seed: int, co
         record = parse_match(generate_match(preset, seats, options, seed=seed))
         seed += 1
         with Visits() as visits:
-            wall = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.process_time()
             reviews = review_match(rules, record.events, deals=[deal])
-            wall = time.perf_counter() - wall
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         if not reviews:  # the match ended before that deal
             continue
         (review,) = reviews
-        rows.append({"seed": seed - 1, "wall": wall, "nodes": visits.nodes,
+        rows.append({"seed": seed - 1, "wall": wall, "cpu": cpu, "nodes": visits.nodes,
                      "whole": review.best is not None, "events": record.events})
     return rows
 
@@ -185,10 +185,12 @@ def main() -> None:
                 solve(st)
             one_rate = len(part) / (time.perf_counter() - wall)
         visits = sum(r["nodes"] for r in rows) / max(sum(walls), 1e-9)
+        cpus = [r["cpu"] for r in rows]
         print(f"{name:24} {len(rows):>5} {sum(r['whole'] for r in rows):>5} "
               f"{statistics.median(walls) if walls else 0:>9.3f} {max(walls, default=0):>8.3f} "
-              f"{visits:>10.3g} {rate:>8.0f} {cpu_rate:>8.0f} {one_rate:>8.0f} {left:>4}",
-              flush=True)
+              f"{visits:>10.3g} {rate:>8.0f} {cpu_rate:>8.0f} {one_rate:>8.0f} {left:>4}"
+              f"  (review CPU s: median {statistics.median(cpus) if cpus else 0:.3f}, "
+              f"max {max(cpus, default=0):.3f})", flush=True)
     if anchor:
         print(f"dominoes search.alphabeta root value, 4-seat Domena: median "
               f"{statistics.median(anchor):.3f} s (max {max(anchor):.3f} s); whole-deal "

@@ -489,7 +489,8 @@ class DealSolver:
 
     @property
     def native(self) -> bool:
-        """Whether max-n runs in C (then no position is too large: its table drops values)."""
+        """Whether the search runs in C (then only ``max_nodes`` makes a position too large:
+        its table drops values when full)."""
         return self._native is not None
 
     def _maxn(self, st: State, fresh: bool) -> Outcome:

@@ -230,3 +230,23 @@ def test_without_the_c_search_the_python_one_answers_and_says_so_once(
     assert len(said) == 1
     st = line[-6]
     assert first.outcome(st) == brute(st)
+
+
+def test_two_threads_on_one_position_give_one_threads_values() -> None:
+    # Seed 001, Sahrat Fives with four seats (max-n, every seat scores during the deal):
+    # positions large enough for the two-thread search (14 tiles held or more) get the
+    # value and options of one thread; a visit limit stops both, with no value.
+    checked = 0
+    for seed in (1, 2):
+        start, line = next(iter(match_states("sahrat-fives", 4, None, seed)))
+        one, two = DealSolver(start, threads=1), DealSolver(start, threads=2)
+        for st in line:
+            if not 14 <= sum(h.bit_count() for h in st.hands) <= 15:
+                continue
+            assert two.outcome(st) == one.outcome(st)
+            assert two.options(st) == one.options(st)
+            checked += 1
+    assert checked >= 2
+    start, line = next(iter(match_states("sahrat-fives", 4, None, 3)))
+    with pytest.raises(TooLarge, match="positions to search"):
+        DealSolver(start, threads=2, max_nodes=5_000).outcome(line[2])
