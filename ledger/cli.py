@@ -5,18 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-
-import orjson
+from typing import TYPE_CHECKING
 
 from ledger.analysis import commands as analysis_commands
 from ledger.analysis import stats_command, whatif_command
-from ledger.audit import AuditReport, audit_record
 from ledger.exports import commands as exports
-from ledger.findings import Finding, finding
-from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.i18n import ENGLISH, Counted, Language, Phrase, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded
 from ledger.store import commands as store_commands
+
+if TYPE_CHECKING:
+    from ledger.audit import AuditReport
+    from ledger.findings import Finding
+    from ledger.formats.reader import MatchRecord
+
+# Every command's module is imported to build the parser, so each keeps its heavy imports
+# (the rules engine, the store, SQLAlchemy, Plotly) inside the functions that run it:
+# ``--help`` and ``audit`` load none of what other commands need.
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -85,6 +90,9 @@ def _report_dict(report: AuditReport, lang: Language) -> dict[str, object]:
 
 def _audit(record: MatchRecord) -> AuditReport:
     """The audit of one match; a crash of the auditor becomes a finding, not a traceback."""
+    from ledger.audit import AuditReport, audit_record
+    from ledger.findings import finding
+
     try:
         return audit_record(record)
     except Exception as exc:  # one bad match must not stop the others
@@ -97,6 +105,10 @@ def _audit(record: MatchRecord) -> AuditReport:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    import orjson
+
+    from ledger.formats.reader import ReadError, read_matches
+
     code = EXIT_OK
     out = sys.stdout
     lang = chosen_language(args)
