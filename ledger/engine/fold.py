@@ -67,7 +67,16 @@ def advance(st: State, ev: Event, index: int | None, out: list[Event],
     handler: Callable[[State, Any, _Ctx], None] | None = _HANDLERS.get(type(ev))
     if handler is None:
         raise TypeError(f"not a recorded event: {ev!r}")
+    if st.closed:
+        _match_over(ev, ctx)
+        return
     handler(st, ev, ctx)
+
+
+def _match_over(ev: Event, ctx: _Ctx) -> None:
+    """An event after the record's match_end: flagged, and not folded (issue 15)."""
+    ctx.error("match-over", "a {type} event follows the match_end event; nothing may follow "
+              "the match's end", type=ev.TYPE)
 
 
 def advance_all(st: State, events: Iterable[Event | None], findings: list[Finding],
@@ -206,6 +215,9 @@ def advance_all(st: State, events: Iterable[Event | None], findings: list[Findin
             if handler is None:
                 raise TypeError(f"not a recorded event: {ev!r}")
             ctx.index = i
+            if st.closed:
+                _match_over(ev, ctx)
+                continue
             try:
                 handler(st, ev, ctx)
             except Unreadable as exc:
@@ -220,7 +232,7 @@ def advance_all(st: State, events: Iterable[Event | None], findings: list[Findin
             table = st.table
             to_move = st.to_move
             fast = st.phase == "playing" and table != 0 and to_move is not None and \
-                not st.redeal_due and st.spinner == CLOSED
+                not st.redeal_due and st.spinner == CLOSED and not st.closed
             check_block = not draws or st.stock_left == 0
     except BaseException:
         del derived[base + i:]  # an event the fold failed on (a bug) gets no entry
@@ -858,6 +870,7 @@ def _on_draw_agreed(st: State, ev: DrawAgreed, ctx: _Ctx) -> None:
 
 
 def _on_match_end(st: State, ev: MatchEndClaimed, ctx: _Ctx) -> None:
+    st.closed = True
     _close_pending(st, ctx)
     if st.phase != "ended":
         ctx.error("match-end-early", "the record says the match ended, but by the rules it "
