@@ -261,7 +261,7 @@ def faults() -> list[Fault]:
             expect(23, "after-match-end", "deal")],
             "The one-round match ended at event 22; a new deal cannot follow."),
         Fault("match-over", CASUAL_2, c2 + [CASUAL_2_MATCH_END, {"type": "bot", "seat": 1}], [
-            expect(24, "match-over", "bot")],
+            expect(24, "match-over", "end of the match")],
             "The record's match_end is event 23: nothing may follow the match's end, a bot "
             "taking over seat 1 included."),
         Fault("pass-out-of-order", ARAB_BLOCK, b[:14] + [move("0 pass"), move("1 pass")]

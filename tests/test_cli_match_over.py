@@ -41,8 +41,8 @@ def test_lenient_audit_flags_the_event_after_match_end(tmp_path: Path) -> None:
     assert [r["ok"] for r in reports] == [True, False, True]  # the third is still audited
     assert reports[1]["findings"] == [{
         "event": bot, "severity": "error", "code": "match-over",
-        "message": "a bot event follows the match_end event; nothing may "
-                   "follow the match's end"}]
+        "message": "an event after the recorded end of the match: nothing may follow "
+                   "the match's end"}]
     # The result stays the one the match_end closed.
     assert reports[1]["scores"] == reports[0]["scores"] and reports[1]["complete"]
 
@@ -53,8 +53,8 @@ def test_strict_audit_stops_at_the_event_after_match_end(tmp_path: Path) -> None
     assert done.returncode == 1
     assert [json.loads(row)["match"] for row in done.stdout.splitlines()] == [0, 1]
     assert done.stderr.strip() == (
-        f"domino-ledger: stopped at {path}, line 2, event {bot}: a bot event follows the "
-        "match_end event; nothing may follow the match's end [match-over]")
+        f"domino-ledger: stopped at {path}, line 2, event {bot}: an event after the recorded "
+        "end of the match: nothing may follow the match's end [match-over]")
 
 
 def test_match_over_in_arabic(tmp_path: Path) -> None:
@@ -62,4 +62,4 @@ def test_match_over_in_arabic(tmp_path: Path) -> None:
     done = _audit("--lang", "ar", path)
     assert done.returncode == 1
     line = next(row for row in done.stdout.splitlines() if "match-over" in row)
-    assert "نهاية المباراة" in line and "follows" not in line
+    assert "نهاية المباراة" in line and "follow" not in line

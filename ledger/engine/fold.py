@@ -68,15 +68,15 @@ def advance(st: State, ev: Event, index: int | None, out: list[Event],
     if handler is None:
         raise TypeError(f"not a recorded event: {ev!r}")
     if st.closed:
-        _match_over(ev, ctx)
+        _match_over(ctx)
         return
     handler(st, ev, ctx)
 
 
-def _match_over(ev: Event, ctx: _Ctx) -> None:
+def _match_over(ctx: _Ctx) -> None:
     """An event after the record's match_end: flagged, and not folded (issue 15)."""
-    ctx.error("match-over", "a {type} event follows the match_end event; nothing may follow "
-              "the match's end", type=ev.TYPE)
+    ctx.error("match-over", "an event after the recorded end of the match: nothing may "
+              "follow the match's end")
 
 
 def advance_all(st: State, events: Iterable[Event | None], findings: list[Finding],
@@ -216,7 +216,7 @@ def advance_all(st: State, events: Iterable[Event | None], findings: list[Findin
                 raise TypeError(f"not a recorded event: {ev!r}")
             ctx.index = i
             if st.closed:
-                _match_over(ev, ctx)
+                _match_over(ctx)
                 continue
             try:
                 handler(st, ev, ctx)
