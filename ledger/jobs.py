@@ -11,7 +11,6 @@ running command: they start in milliseconds with every module already loaded.
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -66,6 +65,8 @@ def in_order(work: Callable[[int, int], Iterator[T]], jobs: int) -> Iterator[T]:
 
 
 def _merge(streams: list[IO[bytes]]) -> Iterator[Any]:
+    import pickle  # here: a command that shares nothing out need not load it
+
     n = 0
     while True:
         kind, value = pickle.load(streams[n % len(streams)])
@@ -78,6 +79,8 @@ def _merge(streams: list[IO[bytes]]) -> Iterator[Any]:
 
 
 def _work(work: Callable[[int, int], Iterator[Any]], k: int, jobs: int, fd: int) -> None:
+    import pickle
+
     code = 0
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
