@@ -1,17 +1,19 @@
-"""Audit throughput against python-chess reading and replaying PGN.
+"""Audit throughput, whole process, against python-chess reading and replaying PGN.
 
-Generates a seeded corpus of random legal matches (>= --events events), writes
-it as JSON Lines to a temporary file and audits it with the real reader and
-auditor (``read_matches`` + ``audit_record``), as ``domino-ledger audit`` does.
-In the same run it generates a seeded corpus of random chess games of a similar
-move count, writes it as PGN and times python-chess reading each game
-(``chess.pgn.read_game``) and pushing its mainline moves on a ``Board``.
+Generates (once, kept in --workdir) a seeded corpus of random legal matches
+(>= --events events, 250,000 by default) as JSON Lines, and a seeded corpus of
+random chess games (>= --chess-moves plies, 150,000) as PGN. In the same run it
+times, as a person waits for them, whole processes: the anchor, python-chess
+reading each game (``chess.pgn.read_game``) and pushing its mainline moves on a
+``Board``; then ``domino-ledger audit --json`` of the corpus with ``--jobs 1``
+and with the default (every core). The ratio is events per second over moves
+per second, by wall time and by CPU time (the process and its workers).
 
 Prints numbers; asserts nothing about time. ``--reports FILE`` writes the audit
 reports (one ``to_dict()`` per line) so that two versions of the engine can be
 compared byte for byte; ``--profile`` prints a cProfile of one audit pass.
 
-    python benchmarks/audit.py [--events 100000] [--seed 7] [--repeat 3]
+    python benchmarks/audit.py [--events 250000] [--chess-moves 150000] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import io
 import os
 import pstats
 import random
+import resource
+import shutil
+import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -118,58 +122,105 @@ def best_of(repeat: int, run: Callable[[], tuple[int, ...]]) -> tuple[float, tup
     return best, result
 
 
+def whole_process(argv: list[str], repeat: int) -> tuple[float, float]:
+    """The best wall and CPU seconds (the process and its workers) of ``repeat`` runs."""
+    wall = cpu = float("inf")
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, check=False)
+        took = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = min(wall, took)
+        cpu = min(cpu, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return wall, cpu
+
+
+def cached(path: Path, make: Callable[[Path], object]) -> Path:
+    if not path.is_file():
+        part = path.with_suffix(".part")
+        make(part)
+        part.rename(path)
+    return path
+
+
+def command() -> list[str]:
+    script = shutil.which("domino-ledger")
+    return [script] if script else [sys.executable, "-m", "web.cli"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--events", type=int, default=100_000, help="minimum corpus size")
+    parser.add_argument("--events", type=int, default=250_000, help="minimum corpus size")
+    parser.add_argument("--chess-moves", type=int, default=150_000,
+                        help="minimum plies of the PGN corpus")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=3, help="timed passes; the best counts")
     parser.add_argument("--reports", type=Path, help="write the audit reports (JSON Lines)")
-    parser.add_argument("--corpus", type=Path, help="keep the generated corpus at this path")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/domino-ledger-bench"),
+                        help="where the generated corpora are kept between runs")
     parser.add_argument("--profile", action="store_true", help="cProfile one audit pass")
-    parser.add_argument("--no-chess", action="store_true", help="skip the python-chess baseline")
+    parser.add_argument("--in-process", action="store_true",
+                        help="also time read_matches + audit_record inside this process")
+    parser.add_argument("--replay-pgn", type=Path, help=argparse.SUPPRESS)  # the chess child
     args = parser.parse_args(argv)
+    if args.replay_pgn:
+        replay_pgn(args.replay_pgn)
+        return 0
 
-    with tempfile.TemporaryDirectory(prefix="ledger-bench-") as tmp:
-        corpus = args.corpus or Path(tmp) / "corpus.jsonl"
-        start = time.perf_counter()
-        n_matches, n_events, digest = write_corpus(corpus, args.events, args.seed)
-        print(f"corpus: {n_matches} matches, {n_events} events, "
-              f"{os.path.getsize(corpus) / 1e6:.1f} MB, sha256 {digest[:16]} "
-              f"(generated in {time.perf_counter() - start:.1f} s)")
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    corpus = cached(args.workdir / f"audit-{args.seed}-{args.events}.jsonl",
+                    lambda p: write_corpus(p, args.events, args.seed))
+    n_matches = n_events = 0
+    digest = hashlib.sha256()
+    with corpus.open("rb") as fh:
+        for line in fh:
+            digest.update(line)
+            n_matches += 1
+            n_events += len(orjson.loads(line)["events"])
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpu(s), load average "
+          f"{os.getloadavg()[0]:.1f} at start; best of {args.repeat}")
+    print(f"corpus: {n_matches} matches, {n_events} events, "
+          f"{os.path.getsize(corpus) / 1e6:.1f} MB, sha256 {digest.hexdigest()[:16]}")
 
-        reports: list[bytes] = []
-        audit_file(corpus, reports)  # warm-up, and the reports to compare
-        faulty = sum(b'"ok":false' in r for r in reports)
-        print(f"audit: {faulty} of {len(reports)} matches not ok, reports sha256 "
-              f"{hashlib.sha256(b''.join(reports)).hexdigest()[:16]}")
-        if args.reports:
-            args.reports.write_bytes(b"\n".join(reports) + b"\n")
+    reports: list[bytes] = []
+    audit_file(corpus, reports)  # the reports to compare
+    faulty = sum(b'"ok":false' in r for r in reports)
+    print(f"audit: {faulty} of {len(reports)} matches not ok, reports sha256 "
+          f"{hashlib.sha256(b''.join(reports)).hexdigest()[:16]}")
+    if args.reports:
+        args.reports.write_bytes(b"\n".join(reports) + b"\n")
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.runcall(audit_file, corpus)
+        stats = io.StringIO()
+        pstats.Stats(prof, stream=stats).sort_stats("tottime").print_stats(25)
+        print(stats.getvalue())
+    if args.in_process:
+        seconds, (_, events, _) = best_of(args.repeat, lambda: audit_file(corpus))
+        print(f"in process (read_matches + audit_record): {seconds:.3f} s CPU, "
+              f"{events / seconds:,.0f} events/s")
 
-        if args.profile:
-            prof = cProfile.Profile()
-            prof.runcall(audit_file, corpus)
-            stats = io.StringIO()
-            pstats.Stats(prof, stream=stats).sort_stats("tottime").print_stats(25)
-            print(stats.getvalue())
-
-        seconds, (matches, events, _) = best_of(args.repeat, lambda: audit_file(corpus))
-        ours = events / seconds
-        print(f"ledger audit (read_matches + audit_record): {seconds:.3f} s CPU, "
-              f"{ours:,.0f} events/s, {matches / seconds:,.1f} matches/s")
-
-        if args.no_chess:
-            return 0
-        pgn = Path(tmp) / "games.pgn"
-        start = time.perf_counter()
-        n_games, n_moves = write_pgn_corpus(pgn, n_events, args.seed)
-        print(f"chess corpus: {n_games} games, {n_moves} moves, "
-              f"{os.path.getsize(pgn) / 1e6:.1f} MB (generated in "
-              f"{time.perf_counter() - start:.1f} s)")
-        seconds, (games, moves) = best_of(args.repeat, lambda: replay_pgn(pgn))
-        theirs = moves / seconds
-        print(f"python-chess {chess.__version__} (read_game + push mainline): "
-              f"{seconds:.3f} s CPU, {theirs:,.0f} moves/s, {games / seconds:,.1f} games/s")
-        print(f"ratio ours/theirs (events/s over moves/s): {ours / theirs:.1f}x")
+    pgn = cached(args.workdir / f"chess-{args.seed}-{args.chess_moves}.pgn",
+                 lambda p: write_pgn_corpus(p, args.chess_moves, args.seed))
+    n_games, n_moves = replay_pgn(pgn)
+    print(f"chess corpus: {n_games} games, {n_moves} moves, {os.path.getsize(pgn) / 1e6:.1f} MB")
+    wall, cpu = whole_process([sys.executable, __file__, "--replay-pgn", str(pgn)], args.repeat)
+    theirs, theirs_cpu = n_moves / wall, n_moves / cpu
+    print(f"anchor: python-chess {chess.__version__} reading and replaying the PGN, whole "
+          f"process: {wall:.2f} s wall, {cpu:.2f} s CPU, {theirs:,.0f} moves/s "
+          f"({theirs_cpu:,.0f} per CPU second)")
+    cmd = command()
+    for jobs in ("1", None):
+        argv_ = [*cmd, "audit", "--json", str(corpus)] + (["--jobs", jobs] if jobs else [])
+        wall, cpu = whole_process(argv_, args.repeat)
+        ours, ours_cpu = n_events / wall, n_events / cpu
+        label = f"--jobs {jobs}" if jobs else "default --jobs (every core)"
+        print(f"domino-ledger audit --json, {label}, whole process: {wall:.2f} s wall, "
+              f"{cpu:.2f} s CPU, {ours:,.0f} events/s ({ours_cpu:,.0f} per CPU second); "
+              f"ratio to the anchor {ours / theirs:.1f}x wall, {ours_cpu / theirs_cpu:.1f}x CPU")
+    print(f"load average {os.getloadavg()[0]:.1f} at the end (other work on the machine "
+          "shares its cores: wall times count it)")
     return 0
 
 

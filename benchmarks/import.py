@@ -7,6 +7,10 @@ database per run: a new SQLite file, or a new schema of the local PostgreSQL
 database ``test``. Each run is its own process, so its peak memory is its own.
 Two input sizes show whether memory grows with the input (it should not).
 
+Each import is run a second time as a person runs it (``domino-ledger import``, a whole
+process, into a new ledger) and compared with the anchor of the same run: ``domino-ledger
+audit --json`` of the same file (default ``--jobs``), whole process.
+
 Prints numbers; asserts nothing about time. Events are the file's (recorded)
 events; rows add the derived events the ledger stores next to them. CPU is
 given per event for the writing process and for the worker that reads and
@@ -97,6 +101,23 @@ def child(url: str, path: str, jobs: int, result: str) -> None:
 # --- the driver ------------------------------------------------------------------------
 
 
+def audit_times(path: Path, repeat: int = 3) -> tuple[float, float]:
+    """The anchor: ``domino-ledger audit --json`` of the same file, whole process (best
+    wall and CPU seconds of ``repeat`` runs, its workers included)."""
+    wall = cpu = float("inf")
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "web.cli", "audit", "--json", str(path)],
+                       cwd=ROOT, stdout=subprocess.DEVNULL, check=False)
+        took = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = min(wall, took)
+        cpu = min(cpu, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return wall, cpu
+
+
+
 def fresh_url(backend: str, workdir: Path, tag: str) -> tuple[str, object]:
     if backend == "sqlite":
         path = workdir / f"{tag}.db"
@@ -136,6 +157,17 @@ def run(backend: str, n: int, path: Path, jobs: int, workdir: Path) -> dict[str,
         subprocess.run([sys.executable, __file__, "--child", url, str(path), str(jobs),
                         str(result)], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         out: dict[str, float] = json.loads(result.read_text())
+        # The same import again as a person runs it, whole process, into a new ledger.
+        drop(backend, handle)
+        url, handle = fresh_url(backend, workdir, tag)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "web.cli", "import", str(path), "--db", url,
+                        "--no-progress", "--jobs", str(jobs)], check=True, cwd=ROOT,
+                       stdout=subprocess.DEVNULL)
+        out["whole_wall"] = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out["whole_cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         if backend == "sqlite":
             size = sum(Path(f"{handle}{s}").stat().st_size for s in ("", "-wal", "-shm")
                        if Path(f"{handle}{s}").exists())
@@ -171,10 +203,17 @@ def main() -> None:
     print(head)
     print(f"{'':9} {'':>4} {'':>7} {'':>9} {'':>9} {'':>7} {'':>9} {'':>9} "
           f"{'cpu us/ev':>9} {'cpu us/ev':>9} {'MiB':>9} {'MiB':>8} {'MiB':>7}")
+    audits = {n: audit_times(files[n]) for n in sorted(args.sizes)}
+    ratios: list[str] = []
     for backend in args.backends:
         for jobs in args.jobs:
             for n in sorted(args.sizes):
                 r = run(backend, n, files[n], jobs, args.workdir)
+                wall, cpu = audits[n]
+                ratios.append(f"{backend} --jobs {jobs}, {n} matches: import "
+                              f"{r['whole_wall']:.1f} s, audit {wall:.1f} s wall: "
+                              f"{r['whole_wall'] / wall:.1f}x; CPU {r['whole_cpu']:.1f} s "
+                              f"against {cpu:.1f} s: {r['whole_cpu'] / cpu:.1f}x")
                 if r["exit"] != 0 or r["matches"] != n:
                     print(f"  run failed: exit {r['exit']}, {r['matches']} of {n} stored")
                 ev = r["events"]
@@ -183,6 +222,10 @@ def main() -> None:
                       f"{r['cpu_writer'] / ev * 1e6:>9.2f} {r['cpu_workers'] / ev * 1e6:>9.2f} "
                       f"{r['rss_peak']:>9.0f} {r['rss_worker']:>8.0f} {r['db_mib']:>7.0f}",
                       flush=True)
+    print("import against the anchor, `domino-ledger audit --json` (default --jobs) of the "
+          "same file in the same run, whole processes:")
+    for line in ratios:
+        print("  " + line)
     print(f"load average {os.getloadavg()[0]:.1f} at the end (other work on the machine "
           "shares its cores)")
 

@@ -12,6 +12,13 @@ Goal: p95 <= 20 ms for both. The matches list (a random filter, a page anywhere 
 the ledger), the players page (every stored match counted, for everyone, one table or
 one player) and the what-if page (a random match under Casual Arena) are timed the same
 way.
+
+``--first-visit`` times instead what a person waits for on the match page, in Debian's
+chromium (Playwright) over loopback: a first visit (empty cache) and a second one, from
+navigation start to the first paint with text, DOMContentLoaded, the load event, and the
+score chart drawn (Plotly fetched after the page by chart.js). The anchor of the same run
+is the same page with Plotly's script put back in the page as it was before (a plain
+``<script src>`` before chart.js, which holds the page until 4.8 MB arrive uncompressed).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import socket
 import statistics
 import sys
@@ -195,6 +203,76 @@ def time_requests(port: int, timed: Timed, path: str,
     return [t for _, t in timed.times], trips, list(timed.cpu)
 
 
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+_TIMES = """() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const paint = performance.getEntriesByName("first-contentful-paint")[0];
+  return {paint: paint ? paint.startTime : null, dom: nav.domContentLoadedEventEnd,
+          load: nav.loadEventEnd, bytes: performance.getEntriesByType("resource")
+            .reduce((n, r) => n + r.transferSize, nav.transferSize)};
+}"""
+
+
+def _old_page(route: Any) -> None:
+    """The match page as it was before issue 15: Plotly's script in the page, uncompressed."""
+    res = route.fetch(headers={**route.request.headers, "accept-encoding": "identity"})
+    body = re.sub(r'<script src="(/assets/[^"]+/js/chart\.js)" data-plotly="([^"]+)" defer>',
+                  r'<script src="/plotly-uncompressed.js"></script><script src="\1" '
+                  r'data-plotly="\2">', res.text())
+    route.fulfill(response=res, body=body)
+
+
+def first_visit(db_url: str, visits: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from web.app import create_app
+    from web.assets import asset
+
+    timed = Timed(create_app(db_url))
+    server, thread, port = _serve(timed)
+    engine = open_db(db_url)
+    with engine.connect() as conn:
+        match_id = conn.execute(select(func.max(MATCHES.c.id))).scalar_one()
+    engine.dispose()
+    plotly = asset("vendor/plotly.min.js")
+    assert plotly is not None
+    url = f"http://127.0.0.1:{port}/matches/{match_id}"
+    rows: dict[str, list[dict[str, float]]] = {}
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            for label, old in (("anchor: Plotly in the page, as before", True),
+                               ("now", False)):
+                for _ in range(visits):
+                    context = browser.new_context()  # an empty cache: a first visit
+                    page = context.new_page()
+                    if old:
+                        page.route(url, _old_page)
+                        page.route("**/plotly-uncompressed.js", lambda r: r.fulfill(
+                            body=plotly.raw, content_type="text/javascript"))
+                    for visit in ("first visit", "second visit"):
+                        start = time.perf_counter()
+                        page.goto(url, wait_until="load")
+                        page.wait_for_selector("#score-race .main-svg", timeout=120_000)
+                        chart = (time.perf_counter() - start) * 1000
+                        got = page.evaluate(_TIMES)
+                        rows.setdefault(f"{label}, {visit}", []).append({**got, "chart": chart})
+                    context.close()
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    print(f"match page {url} over loopback, best of {visits} (ms from navigation start; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"{'':52}{'painted':>9}{'DOM ready':>10}{'loaded':>8}{'chart':>8}{'KB sent':>9}")
+    for label, runs in rows.items():
+        best = {k: min(r[k] for r in runs if r[k] is not None) if any(
+            r[k] is not None for r in runs) else float("nan") for k in runs[0]}
+        print(f"{label:52}{best['paint']:9.0f}{best['dom']:10.0f}{best['load']:8.0f}"
+              f"{best['chart']:8.0f}{best['bytes'] / 1024:9.0f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20_000)
@@ -204,9 +282,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list-matches", type=int, default=100_000,
                         help="also time the matches list over a ledger of this many matches "
                         "(copies of the stored ones; 0: skip)")
+    parser.add_argument("--first-visit", type=int, metavar="N", default=0,
+                        help="only time N first visits of the match page in chromium "
+                        "(the ledger needs only --matches 1)")
     args = parser.parse_args(argv)
     args.db.parent.mkdir(parents=True, exist_ok=True)
     stored = fill(args.db, args.matches)
+    if args.first_visit:
+        first_visit(f"sqlite:///{args.db}", args.first_visit)
+        return 0
 
     from web.app import create_app
 

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-
-import orjson
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from ledger.analysis import commands as analysis_commands
 from ledger.analysis import stats_command, whatif_command
-from ledger.audit import AuditReport, audit_record
 from ledger.exports import commands as exports
-from ledger.findings import Finding, finding
-from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.i18n import ENGLISH, Counted, Language, Phrase, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded
 from ledger.store import commands as store_commands
+
+if TYPE_CHECKING:
+    from ledger.audit import AuditReport
+    from ledger.findings import Finding
+    from ledger.formats.reader import MatchRecord
+
+# Every command's module is imported to build the parser, so each keeps its heavy imports
+# (the rules engine, the store, SQLAlchemy, Plotly) inside the functions that run it:
+# ``--help`` and ``audit`` load none of what other commands need.
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -85,6 +90,9 @@ def _report_dict(report: AuditReport, lang: Language) -> dict[str, object]:
 
 def _audit(record: MatchRecord) -> AuditReport:
     """The audit of one match; a crash of the auditor becomes a finding, not a traceback."""
+    from ledger.audit import AuditReport, audit_record
+    from ledger.findings import finding
+
     try:
         return audit_record(record)
     except Exception as exc:  # one bad match must not stop the others
@@ -96,29 +104,59 @@ def _audit(record: MatchRecord) -> AuditReport:
                                error=f"{type(exc).__name__}: {exc}")])
 
 
+class _Audited(NamedTuple):
+    """One match's audit as the command prints it (plain data: a worker sends it on)."""
+
+    text: str  # the --json line or the summary, with its line ending
+    ok: bool
+    stop: str | None  # with --strict and an error: the sentence that stops the command
+
+
+def _audited(record: MatchRecord, args: argparse.Namespace, lang: Language) -> _Audited:
+    import orjson
+
+    report = _audit(record)
+    if args.json:
+        text = orjson.dumps(_report_dict(report, lang)).decode() + "\n"
+    else:
+        text = _summary(report, record.header.seats if record.header else (), lang) + "\n"
+    stop = None
+    if args.strict and not report.ok:
+        first = report.errors[0]
+        stop = "domino-ledger: " + lang.say(
+            "stopped at {where}: {message} [{code}]", where=_where(report, first.event),
+            message=Worded(_message(first, lang)), code=first.code)
+    return _Audited(text, report.ok, stop)
+
+
+def _audits(path: str, args: argparse.Namespace, lang: Language) -> Iterator[_Audited]:
+    """Every match of a file audited, in order: here, or in ``--jobs`` forked workers."""
+    from ledger.formats.reader import read_matches
+    from ledger.jobs import default_jobs, in_order
+
+    def work(k: int, jobs: int) -> Iterator[_Audited]:
+        for record in read_matches(path, part=(k, jobs)):
+            yield _audited(record, args, lang)
+
+    jobs = default_jobs(path) if args.jobs is None else args.jobs
+    return work(0, 1) if jobs <= 1 else in_order(work, jobs)
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
+    from ledger.formats.reader import ReadError
+
     code = EXIT_OK
     out = sys.stdout
     lang = chosen_language(args)
     for path in args.files:
         try:
-            for record in read_matches(path):
-                report = _audit(record)
-                if args.json:
-                    out.write(orjson.dumps(_report_dict(report, lang)).decode() + "\n")
-                else:
-                    seats = record.header.seats if record.header else ()
-                    print(_summary(report, seats, lang), file=out)
-                if not report.ok:
+            for audited in _audits(path, args, lang):
+                out.write(audited.text)
+                if not audited.ok:
                     code = max(code, EXIT_FINDINGS)
-                    if args.strict:
-                        first = report.errors[0]
+                    if audited.stop is not None:
                         out.flush()
-                        print("domino-ledger: " + lang.say(
-                            "stopped at {where}: {message} [{code}]",
-                            where=_where(report, first.event),
-                            message=Worded(_message(first, lang)), code=first.code),
-                            file=sys.stderr)
+                        print(audited.stop, file=sys.stderr)
                         return EXIT_FINDINGS
         except ReadError as exc:
             print("domino-ledger: " + lang.word(Phrase(exc.template, None, **exc.params)),
@@ -129,6 +167,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return code
 
 
+def _jobs_option(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (0 or more)")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="domino-ledger",
                                      description="Record, audit and replay domino matches.")
@@ -137,6 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("files", nargs="+", help="domino-match/1 files (.json, .jsonl, .jsonl.gz)")
     audit.add_argument("--json", action="store_true", help="one JSON report per match")
     audit.add_argument("--strict", action="store_true", help="stop at the first error")
+    audit.add_argument("--jobs", type=_jobs_option, metavar="N", default=None,
+                       help="worker processes auditing a file's matches side by side, the "
+                       "reports in input order (default: every core for a file over 1 MiB; "
+                       "0 or 1: none)")
     add_lang_option(audit)
     audit.set_defaults(func=cmd_audit)
     # Other parts of the ledger add their subcommands here: each module has

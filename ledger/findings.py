@@ -123,6 +123,7 @@ CODES: dict[str, str] = {
     "deal-end-early": "a deal's end is claimed before the rules end it",
     "wrong-match-end": "the claimed winner or scores of the match differ from the rules",
     "match-end-early": "the match's end is claimed before the rules end it",
+    "match-over": "an event follows the record's match_end (it is not folded)",
     # warnings
     "end-on-opening": "an end named on the first tile of a deal (it changes nothing)",
     "points-from-record": "hidden hands: the deal's points are taken from the record's claim",

@@ -257,9 +257,13 @@ def faults() -> list[Fault]:
             expect(23, "match-end-early", "target 100")],
             "The same deal at a table playing to 100: 32 points do not end the match.",
             options={}, warnings=[{"event": 23, "code": "match-unfinished"}]),
-        Fault("after-match-end", CASUAL_2, c2 + [CASUAL_2_MATCH_END] + [SELMINHA_2.events[21]], [
-            expect(24, "after-match-end", "deal")],
+        Fault("after-match-end", CASUAL_2, c2 + [SELMINHA_2.events[21]], [
+            expect(23, "after-match-end", "deal")],
             "The one-round match ended at event 22; a new deal cannot follow."),
+        Fault("match-over", CASUAL_2, c2 + [CASUAL_2_MATCH_END, {"type": "bot", "seat": 1}], [
+            expect(24, "match-over", "end of the match")],
+            "The record's match_end is event 23: nothing may follow the match's end, a bot "
+            "taking over seat 1 included."),
         Fault("pass-out-of-order", ARAB_BLOCK, b[:14] + [move("0 pass"), move("1 pass")]
               + b[14:], [expect(14, "pass-out-of-order", "seat 0", "seat 1")],
               "Seat 0 laid the last tile (event 13), so seat 1 is next: 'Passes after a block "

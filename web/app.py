@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 
 from ledger.store.db import open_db
 from web import errors
@@ -39,6 +40,8 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     app.state.engine = engine
     errors.install(app)
     app.add_middleware(LanguageCookie)  # ?lang= is remembered; pages vary by language
+    # Pages, JSON and static files go out gzipped (web.assets sends its own, precompressed).
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.include_router(api.router)
     app.include_router(record.router)  # recording live at the table
     app.include_router(record.api)

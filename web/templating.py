@@ -14,12 +14,13 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from ledger.glossary import table_name
+from web.assets import STATIC_DIR as STATIC_DIR  # the static folder, as web.assets serves it
+from web.assets import asset_url
 from web.lang import template_context
 from web.wording import match_title
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES_DIR = HERE / "templates"
-STATIC_DIR = HERE / "static"
 
 # Pip centres on a unit square: upright halves (a tile standing up) and lying halves
 # (a tile on its side: the rows of a six run across, the diagonals of 2 and 3 mirror).
@@ -54,6 +55,7 @@ def _env() -> Environment:
     env.newstyle_gettext = True
     env.policies["ext.i18n.trimmed"] = True
     env.globals["PIPS"] = PIPS
+    env.globals["asset_url"] = asset_url  # a static file's content-hashed address
     env.globals["table_name"] = table_name  # a table's name in a language (ledger.glossary)
     env.globals["match_title"] = match_title  # "Ali vs Omar" in a language
     env.filters["num"] = _num

@@ -28,19 +28,18 @@ import argparse
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
-
-from ledger.analysis.review import DealReview, iter_reviews, move_phrase
-from ledger.analysis.solver import MAX_NODES
-from ledger.analysis.swing import side_names, swing_figure
-from ledger.audit import audit_record
-from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.i18n import ENGLISH, Language, Phrase, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded, clauses
-from ledger.rules import RulesError, make_rules
-from ledger.rules.base import Rules
+
+if TYPE_CHECKING:
+    from ledger.analysis.review import DealReview
+    from ledger.formats.reader import MatchRecord
+    from ledger.rules.base import Rules
+
+# The solver, the reader and the rules load when a command runs, not when the parser is
+# built: every command's parser is built for each run of the command.
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -67,16 +66,20 @@ def register(subparsers: Any) -> None:
     p.add_argument("--db", metavar="URL", default=None,
                    help="the ledger holding stored matches (default: $DOMINO_LEDGER_DB or "
                         "the local SQLite ledger)")
-    p.add_argument("--search-limit", type=int, metavar="N", default=MAX_NODES,
+    p.add_argument("--search-limit", type=int, metavar="N", default=None,
                    help="with three or four seats each for himself: the most positions the "
                         "search of one position may visit before it is left out as too "
-                        f"large (default {MAX_NODES:,}, about 100 s; 0: no limit)")
+                        "large (default: the solver's MAX_NODES, about 100 s; 0: no limit)")
     add_lang_option(p)
     p.set_defaults(func=cmd_analyse)
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
+    from ledger.analysis.solver import MAX_NODES
+
     lang = chosen_language(args)
+    if args.search_limit is None:
+        args.search_limit = MAX_NODES
     if args.deal is not None and args.deal < 0:
         print("domino-ledger: " + lang.say("--deal counts deals from 0"), file=sys.stderr)
         return EXIT_UNREADABLE
@@ -97,6 +100,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def records(ref: str, url: str | None = None) -> Iterator[MatchRecord]:
     """The matches ``ref`` names: every match of a file, or one stored match by id."""
+    from ledger.formats.reader import ReadError, read_matches
+
     path = Path(ref)
     if path.exists() or not ref.isdigit():
         try:
@@ -137,6 +142,13 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
 
 def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,
                  lang: Language = ENGLISH) -> int:
+    import orjson
+
+    from ledger.analysis.review import iter_reviews
+    from ledger.analysis.swing import swing_figure
+    from ledger.audit import audit_record
+    from ledger.rules import RulesError, make_rules
+
     where = record.where
     header = record.header
     if header is None:
@@ -174,6 +186,8 @@ def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,
 
 def _match_line(record: MatchRecord, rules: Rules, seats: Sequence[str], ok: bool,
                 lang: Language = ENGLISH) -> str:
+    from ledger.analysis.swing import side_names
+
     src = record.source
     names = tuple(side_names(rules, seats))
     if isinstance(src, dict) and src:
@@ -195,6 +209,8 @@ def points_text(vec: Sequence[int]) -> str:
 
 def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
                lang: Language = ENGLISH) -> str:
+    from ledger.analysis.review import move_phrase
+
     note = clauses(review.note_phrases)
     said = Worded(lang.word(note)) if note is not None else review.note or ""
     if not review.analysed:

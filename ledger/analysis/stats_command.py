@@ -15,25 +15,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ledger.analysis.commands import EXIT_OK, EXIT_UNREADABLE
-from ledger.analysis.review import review_match
-from ledger.analysis.stats import (
-    ALL,
-    MatchFacts,
-    PlayerStats,
-    audited,
-    facts_of,
-    from_stored,
-    player_stats,
-)
-from ledger.formats.reader import ReadError, read_matches
 from ledger.glossary import table_name
 from ledger.i18n import Language, add_lang_option, chosen_language
 from ledger.rules import PRESETS
+
+if TYPE_CHECKING:  # loaded when the command runs (ledger.analysis.stats loads the store)
+    from ledger.analysis.stats import MatchFacts, PlayerStats
 
 
 def register(subparsers: Any) -> None:
@@ -59,6 +51,8 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from ledger.analysis.stats import player_stats
+
     lang = chosen_language(args)
     try:
         facts = list(_from_files(args) if args.files else _from_ledger(args))
@@ -79,6 +73,9 @@ class StatsError(Exception):
 
 
 def _from_files(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
+    from ledger.analysis.stats import audited, facts_of
+    from ledger.formats.reader import ReadError, read_matches
+
     for path in args.files:
         try:
             for record in read_matches(path):
@@ -94,6 +91,8 @@ def _from_files(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
 def _from_ledger(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
     from sqlalchemy.exc import SQLAlchemyError
 
+    from ledger.analysis.review import review_match
+    from ledger.analysis.stats import MatchFacts, from_stored
     from ledger.store import db
     from ledger.store.errors import StoreError
     from ledger.store.plays import stored_plays
@@ -139,6 +138,8 @@ def headings(lang: Language) -> list[str]:
 
 
 def cells(row: PlayerStats, lang: Language) -> list[str]:
+    from ledger.analysis.stats import ALL
+
     table = lang.say("every table") if row.preset == ALL else table_name(row.preset, lang.code)
     values = row.to_dict()
     return [row.player, table, *(str(values[c]) for c in _COLUMNS)]

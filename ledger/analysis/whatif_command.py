@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -26,12 +26,14 @@ from ledger.analysis.commands import (
     points_text,
     records,
 )
-from ledger.analysis.whatif import WhatIf, WhatIfError, what_if
-from ledger.formats.reader import MatchRecord
 from ledger.i18n import Language, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded
 from ledger.rules import PRESETS
-from ledger.scoresheet import DealRow, ScoreSheet
+
+if TYPE_CHECKING:  # loaded when the command runs (see ledger.analysis.commands)
+    from ledger.analysis.whatif import WhatIf
+    from ledger.formats.reader import MatchRecord
+    from ledger.scoresheet import DealRow, ScoreSheet
 
 
 def register(subparsers: Any) -> None:
@@ -68,6 +70,8 @@ def _option(text: str) -> tuple[str, object]:
 
 
 def cmd_whatif(args: argparse.Namespace) -> int:
+    from ledger.analysis.whatif import WhatIfError, what_if
+
     lang = chosen_language(args)
     options = dict(args.option)
     out = sys.stdout

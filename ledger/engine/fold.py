@@ -13,7 +13,7 @@ from typing import Any
 
 from ledger.engine.board import fitting_ends, fives_count, open_board, outcome_key, place
 from ledger.engine.scoring import end_match, resign_winner, score_deal
-from ledger.engine.state import CLOSED, DOWN, END_NAMES, FITS, State
+from ledger.engine.state import CLOSED, END_NAMES, FITS, State
 from ledger.events import (
     Abandoned,
     BlockClaimed,
@@ -67,7 +67,16 @@ def advance(st: State, ev: Event, index: int | None, out: list[Event],
     handler: Callable[[State, Any, _Ctx], None] | None = _HANDLERS.get(type(ev))
     if handler is None:
         raise TypeError(f"not a recorded event: {ev!r}")
+    if st.closed:
+        _match_over(ctx)
+        return
     handler(st, ev, ctx)
+
+
+def _match_over(ctx: _Ctx) -> None:
+    """An event after the record's match_end: flagged, and not folded (issue 15)."""
+    ctx.error("match-over", "an event after the recorded end of the match: nothing may "
+              "follow the match's end")
 
 
 def advance_all(st: State, events: Iterable[Event | None], findings: list[Finding],
@@ -81,12 +90,8 @@ def advance_all(st: State, events: Iterable[Event | None], findings: list[Findin
     through every event. With ``whole``, it gives up (None) at a deal that does not show
     every hand and the stock, before folding it: such a record needs rebuilding first.
 
-    The common play (in turn, from the hand, on a named end it fits, not the hand's last
-    tile, no spinner on the table) is folded here without a call to ``_on_played``: it does
-    what ``_on_played`` does in that case and no more, with the fields it changes held in
-    locals and written back before any other event is folded. So are the common draw and
-    pass, as ``_on_drew`` and ``_on_passed`` fold them (tests/property checks that this
-    fold and ``step`` agree, event by event).
+    Every event goes through its handler, the one definition of its rules (``step``
+    and ``apply`` use the same ones); the handlers keep their common cases short.
     """
     out: list[Event] = []
     ctx = _Ctx(None, out, findings)
@@ -95,117 +100,24 @@ def advance_all(st: State, events: Iterable[Event | None], findings: list[Findin
     # Most events derive nothing: every one gets its () up front, the rest are set below.
     base = len(derived)
     derived += [()] * len(record)
-    rules = st.rules
-    hands, ends, doubles = st.hands, st.ends, st.doubles
-    order = tuple(map(rules.next_seat, range(rules.seats)))  # the seat after each seat
-    fives = rules.fives
-    draws = rules.draws
-    fast = False  # whether the next move may be folded inline; then, the state it needs:
-    table = 0
-    to_move: int | None = None
-    check_block = False  # whether a play must be followed by a test for a block
-    run = 0  # the first of the plays folded inline since the state was last written back
     i = 0
     try:
         for i, ev in enumerate(record):
-            kind = type(ev)
-            if kind is Played and fast:
-                seat = ev.seat
-                tile = ev.tile
-                bit = tile.bit
-                # No end named: DOWN, closed without a spinner, so that _on_played decides.
-                end = _END_INDEX.get(ev.end, DOWN)
-                if seat == to_move and (hand := hands[seat]) & bit and hand != bit and \
-                        FITS[number := ends[end]] & bit:
-                    hands[seat] = hand ^ bit
-                    ends[end] = tile.pips - number  # the tile's other number
-                    doubles[end] = tile.is_double
-                    table |= bit
-                    if fives:  # board.fives_count without a spinner: the two ends
-                        e0, e1 = ends[0], ends[1]
-                        count = (2 * e0 if doubles[0] else e0) + (2 * e1 if doubles[1] else e1)
-                        if count > 0 and count % 5 == 0:
-                            side = rules.side_of(seat)
-                            st.scores[side] += count
-                            st.in_deal[side] += count
-                            out.append(FivesScored(deal=st.deal, seat=seat, points=count))
-                    to_move = order[seat]
-                    if check_block:
-                        # Without a spinner the up and down ends stay closed.
-                        fits = FITS[ends[0]] | FITS[ends[1]]
-                        for hand in hands:
-                            if hand & fits:
-                                break  # a seat can play: no block
-                        else:
-                            _write_back(st, table, to_move, seat, i + 1 - run)
-                            run = i + 1
-                            ctx.index = i
-                            _check_block(st, ctx)
-                            fast = False  # the deal is over
-                    if out:
-                        derived[base + i] = tuple(out)
-                        out.clear()
-                    continue
-            if i != run:
-                last = record[i - 1]
-                assert isinstance(last, Played)
-                _write_back(st, table, to_move, last.seat, i - run)
-                run = i
-            if fast and (kind is Drew or kind is Passed) and ev.seat == to_move:
-                # The common draw and pass (see _on_drew, _on_passed), by a seat that cannot
-                # play and has drawn no tile it could: folded on ``st``.
-                seat = ev.seat
-                fits = FITS[ends[0]] | FITS[ends[1]]  # no spinner: up and down are closed
-                if st.drawn is None and not hands[seat] & fits:
-                    if kind is Drew:  # from a listed stock, the tile it shows next
-                        left = st.stock_left
-                        stock = st.stock
-                        if draws and left and stock is not None and (
-                                (drawn := ev.tile) is None or drawn is stock[st.stock_pos]):
-                            tile = stock[st.stock_pos]
-                            st.stock_pos += 1
-                            st.stock_left = left - 1
-                            bit = tile.bit
-                            hands[seat] |= bit
-                            if fits & bit:
-                                st.drawn = tile
-                            run = i + 1
-                            if left == 1:  # the stock is empty now
-                                check_block = True
-                                ctx.index = i
-                                _check_block(st, ctx)
-                                if out:
-                                    derived[base + i] = tuple(out)
-                                    out.clear()
-                                fast = st.phase == "playing"
-                            continue
-                    elif not (draws and st.stock_left):  # a pass, with nothing left to draw
-                        st.passes += 1
-                        to_move = st.to_move = order[seat]
-                        run = i + 1
-                        for hand in hands:
-                            if hand & fits:
-                                break  # a seat can play: no block
-                        else:
-                            ctx.index = i
-                            _check_block(st, ctx)
-                            if out:
-                                derived[base + i] = tuple(out)
-                                out.clear()
-                            fast = st.phase == "playing"
-                        continue
-            run = i + 1
             if ev is None:
                 if stop is not None and i >= stop:
                     del derived[base + i + 1:]
                     return False  # its parse finding is already in the report
                 continue
+            kind = type(ev)
             if kind is Dealt and whole and (ev.stock is None or None in ev.hands):
                 return None
             handler = handlers.get(kind)
             if handler is None:
                 raise TypeError(f"not a recorded event: {ev!r}")
             ctx.index = i
+            if st.closed:
+                _match_over(ctx)
+                continue
             try:
                 handler(st, ev, ctx)
             except Unreadable as exc:
@@ -216,31 +128,10 @@ def advance_all(st: State, events: Iterable[Event | None], findings: list[Findin
             if out:
                 derived[base + i] = tuple(out)
                 out.clear()
-            # The state the next plays start from.
-            table = st.table
-            to_move = st.to_move
-            fast = st.phase == "playing" and table != 0 and to_move is not None and \
-                not st.redeal_due and st.spinner == CLOSED
-            check_block = not draws or st.stock_left == 0
     except BaseException:
         del derived[base + i:]  # an event the fold failed on (a bug) gets no entry
         raise
-    if run < len(record):
-        last = record[-1]
-        assert isinstance(last, Played)
-        _write_back(st, table, to_move, last.seat, len(record) - run)
     return True
-
-
-def _write_back(st: State, table: int, to_move: int | None, last: int, plays: int) -> None:
-    """What the plays ``advance_all`` folded inline left (see ``_on_played``)."""
-    st.table = table
-    st.to_move = to_move
-    st.last_player = last
-    st.passes = 0
-    st.drawn = None
-    st.plays += plays
-    st.fresh = False
 
 
 def finish(st: State, out: list[Event], findings: list[Finding], index: int | None) -> None:
@@ -858,6 +749,7 @@ def _on_draw_agreed(st: State, ev: DrawAgreed, ctx: _Ctx) -> None:
 
 
 def _on_match_end(st: State, ev: MatchEndClaimed, ctx: _Ctx) -> None:
+    st.closed = True
     _close_pending(st, ctx)
     if st.phase != "ended":
         ctx.error("match-end-early", "the record says the match ended, but by the rules it "

@@ -35,7 +35,7 @@ class State:
         "table", "ends", "doubles", "spinner", "arms", "to_move", "must_open", "leader",
         "last_player", "passes", "drawn", "over", "block_next", "scores", "in_deal",
         "recap", "pending", "last_result", "redeal_due", "fresh", "bots", "winner",
-        "end_reason", "plays",
+        "end_reason", "plays", "closed",
     )
 
     rules: Rules
@@ -70,6 +70,7 @@ class State:
     winner: int | None
     end_reason: str | None
     plays: int
+    closed: bool  # a match_end event was folded: nothing may follow it
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -104,6 +105,7 @@ class State:
         self.winner = None
         self.end_reason = None
         self.plays = 0
+        self.closed = False
 
     def copy(self) -> State:
         new = object.__new__(State)

@@ -5,21 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ledger.exports.select import Criteria, Selected, SelectionError, parse_since, select
-from ledger.formats.wire import MatchHeader
-from ledger.formats.writer import (
-    CONTAINERS,
-    WriteError,
-    container_of,
-    write_atomic,
-    write_matches,
-    write_stream,
-)
 from ledger.i18n import Counted, Language, add_lang_option, chosen_language
 
+if TYPE_CHECKING:  # loaded when the command runs: the parser is built for every command
+    from ledger.exports.select import Selected
+    from ledger.formats.wire import MatchHeader
+
 FORMATS = ("csv", "json", "pdf", "match")
+# ledger.formats.writer.CONTAINERS, named here so that building the parser loads no writer
+# (tests/cli checks the two agree).
+CONTAINERS = (".json", ".jsonl", ".jsonl.gz")
 EXIT_OK, EXIT_SKIPPED, EXIT_FAILED = 0, 1, 2
 
 
@@ -55,6 +52,9 @@ class _Run:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from ledger.exports.select import Criteria, SelectionError, parse_since, select
+    from ledger.formats.writer import WriteError, container_of
+
     lang = chosen_language(args)
     run = _Run()
     try:
@@ -98,6 +98,8 @@ def _sheet_bytes(fmt: str, selected: list[Selected], lang: Language) -> bytes:
 
 
 def _export_matches(selected: list[Selected], output: str, run: _Run) -> int:
+    from ledger.formats.writer import write_matches, write_stream
+
     def writable() -> Iterator[tuple[MatchHeader, list[Any]]]:
         for s in selected:
             if not s.readable:
@@ -113,6 +115,8 @@ def _export_matches(selected: list[Selected], output: str, run: _Run) -> int:
 
 
 def _write(output: str, data: bytes) -> None:
+    from ledger.formats.writer import write_atomic
+
     if output == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

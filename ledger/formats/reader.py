@@ -41,6 +41,13 @@ class ReadError(OSError):
         self.template = template
         self.params = params
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled whole (ledger.jobs sends it on)
+        return (_read_error, (self.template, self.params))
+
+
+def _read_error(template: str, params: dict[str, object]) -> ReadError:
+    return ReadError(template, **params)
+
 
 class StrictReadError(ValueError):
     """Strict reading stopped at the first problem; ``where`` names file, line and event."""
@@ -155,20 +162,27 @@ def _open(path: Path) -> tuple[IO[bytes], bool]:
     return raw, empty
 
 
-def read_matches(path: str | Path, max_line: int = MAX_LINE) -> Iterator[MatchRecord]:
-    """Every match of a file with its problems; ReadError only if nothing can be read."""
+def read_matches(path: str | Path, max_line: int = MAX_LINE,
+                 part: tuple[int, int] = (0, 1)) -> Iterator[MatchRecord]:
+    """Every match of a file with its problems; ReadError only if nothing can be read.
+
+    ``part=(k, n)``: only the matches whose position (``index``) is k modulo n; the
+    lines of the others are skipped undecoded (``ledger.jobs`` shares a file out so).
+    """
     path = Path(path)
     name = str(path)
     if path.is_dir():
         raise ReadError("{path}: is a folder, not a match file", path=str(path))
     stream, empty = _open(path)
     with stream:
+        if part[0] != 0 and (empty or name.lower().endswith((".json", ".json.gz"))):
+            return  # one match at most, at position 0
         if empty:
             yield _problem(0, name, None, "empty-file", "the file is empty: it holds no match")
         elif name.lower().endswith((".json", ".json.gz")):
             yield from _read_document(stream, name, max_line)
         else:
-            yield from _read_lines(stream, name, max_line)
+            yield from _read_lines(stream, name, max_line, part)
 
 
 def _read_document(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRecord]:
@@ -204,21 +218,27 @@ def _read_document(stream: IO[bytes], name: str, max_line: int) -> Iterator[Matc
     yield parse_match(obj, 0, name, None)
 
 
-def _read_lines(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRecord]:
+def _read_lines(stream: IO[bytes], name: str, max_line: int,
+                part: tuple[int, int] = (0, 1)) -> Iterator[MatchRecord]:
     index = 0
     line_no = 0
+    mine, every = part
     while True:
         try:
             data = stream.readline(max_line + 1)
             too_long = len(data) > max_line and not data.endswith(b"\n")
             size = len(data) + _skip_line(stream) if too_long else len(data)
         except EOFError:
+            if index % every != mine:
+                return
             yield _problem(index, name, line_no + 1, "truncated-file",
                            "the file is cut off {after}: its compressed data ends early, so "
                            "line {line} and any after it are lost", after=_after(line_no),
                            line=line_no + 1)
             return
         except (OSError, zlib.error) as exc:
+            if index % every != mine:
+                return
             yield _problem(index, name, line_no + 1, "corrupt-file",
                            "the file is damaged {after} ({error}), so line {line} and any "
                            "after it cannot be read", after=_after(line_no), error=str(exc),
@@ -229,6 +249,10 @@ def _read_lines(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRe
         line_no += 1
         if line_no == 1:
             data = data.removeprefix(_BOM)
+        if index % every != mine:
+            if too_long or not data.isspace():
+                index += 1  # another worker's match: not decoded here
+            continue
         if too_long:
             yield _problem(index, name, line_no, "line-too-long",
                            "line {line} is {size} MiB, more than the {limit} MiB a match may "
@@ -241,7 +265,7 @@ def _read_lines(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRe
         # Without its line ending, so that a JSON error's column is the line's own.
         yield _decode(data.rstrip(b"\r\n"), index, name, line_no)
         index += 1
-    if index == 0:
+    if index == 0 and mine == 0:
         yield _problem(0, name, None, "empty-file",
                        "the file holds no match: it has only blank lines")
 

@@ -40,7 +40,8 @@ def register(sub: Any) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="worker processes that read and audit while this one writes "
-                   "(default: 1 for files over 4 MiB on a machine with several cores, else 0)")
+                   "(default: one per core for files over 4 MiB on a machine with several "
+                   "cores, else 0)")
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("verify", help="re-hash and re-fold stored matches")
@@ -198,7 +199,10 @@ def _jobs(asked: int | None, path: str) -> int:
         big = Path(path).stat().st_size > 4 * 1024 * 1024
     except OSError:
         return 0
-    return 1 if big and (os.cpu_count() or 1) > 1 else 0
+    # A worker per core: they read, audit and hash while this process writes.
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        os.cpu_count() or 1
+    return cores if big and cores > 1 else 0
 
 
 def _describe(item: Imported) -> str:

@@ -1,6 +1,6 @@
 """An import worker: ``python -m ledger.store.worker PATH JOBS K``.
 
-Reads the whole file, prepares every JOBS-th match from the K-th on (audit,
+Reads the file, decodes and prepares every JOBS-th match from the K-th on (audit,
 canonical rows, hashes, read model) and pickles them to stdout for the
 importing process, which alone writes to the database. Every worker counts
 the file's matches the same way, so together they cover each match once.
@@ -23,10 +23,9 @@ def main(argv: list[str]) -> int:
     out = pickle.Pickler(sys.stdout.buffer, protocol=pickle.HIGHEST_PROTOCOL)
     try:
         try:
-            for n, record in enumerate(read_matches(path)):
-                if n % jobs == k:
-                    out.dump(("item", item_of(record)))
-                    out.clear_memo()
+            for record in read_matches(path, part=(k, jobs)):  # the others' lines undecoded
+                out.dump(("item", item_of(record)))
+                out.clear_memo()
         except ReadError as exc:
             out.dump(("read-error", str(exc)))
             return 0

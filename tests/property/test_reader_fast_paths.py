@@ -3,7 +3,7 @@
 ``parse_events`` keeps one event object per distinct play/draw/pass (and deal end
 claim) and looks tiles up by their exact text; the reader and the engine build
 some events without their ``__init__`` (``ledger.events.new_*``); ``advance_all``
-folds a record with one context and folds the common play, draw and pass inline.
+folds a record with one context, through the same handlers as ``step``.
 None may change a result: the same events (or the same errors), the same derived
 events, the same findings, the same state, for legal records and broken ones.
 """

@@ -653,3 +653,28 @@ def test_match_end_claim_checked_never_taken_over_the_rules() -> None:
     assert wrong.report.winner == 0 and wrong.report.scores == [47, 0]
     early = run(table("domena", 4), LOW_R2.events(), MatchEndClaimed(winner=0, scores=(47, 0)))
     assert early.errors == ["match-end-early"]
+
+
+def test_nothing_may_follow_the_match_end() -> None:
+    """Issue 15: "Nothing may follow the match's end" (match-format.md: `match_end` is the
+    claim of the final result). Domena 4 with target 40: the 47-point block ends the match;
+    a `bot` takeover, a resignation and an agreed draw after the `match_end` event are each
+    flagged (match-over) and folded into nothing: the result stays seat 0's at 47-0."""
+    rules = table("domena", 4, target=40)
+    end = MatchEndClaimed(winner=2, scores=(47, 0))
+    n = len(LOW_R2.events())
+    bot = run(rules, LOW_R2.events(), end, BotSeated(seat=1))
+    assert bot.errors == ["match-over"]
+    assert bot.at("match-over") == [n + 1]
+    assert bot.state.bots == 0  # not folded: nobody took seat 1
+    assert bot.report.winner == 0 and bot.report.scores == [47, 0] and bot.report.complete
+    more = run(rules, LOW_R2.events(), end, Resigned(seat=0), DrawAgreed())
+    assert more.errors == ["match-over", "match-over"]
+    assert more.report.winner == 0 and more.state.end_reason != "resign"
+    # The same events before a match_end are folded as ever: the claim comes last.
+    assert run(rules, LOW_R2.events(), BotSeated(seat=1), end).clean()
+    # A match_end claimed early still closes the record: the plays after it are not folded.
+    early = run(table("domena", 4), LOW_R2.deal(), moves(LINE6_SCRIPT)[:4],
+                MatchEndClaimed(winner=0, scores=(0, 0)), moves(LINE6_SCRIPT)[4:6])
+    assert early.errors == ["match-end-early", "match-over", "match-over"]
+    assert early.state.plays == 4

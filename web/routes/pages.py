@@ -36,7 +36,8 @@ from ledger.replay import SeatOutOfRange, StepOutOfRange, deals
 from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
 from ledger.store.importer import Imported, import_records
-from web import errors
+from web import assets, errors
+from web.assets import asset_url
 from web.charts import score_race
 from web.deps import ReadSession, WriteSession
 from web.lang import request_language
@@ -63,10 +64,6 @@ def _package_dir(name: str) -> Path:
     return Path(spec.origin).resolve().parent
 
 
-def _plotly_js() -> Path:
-    return _package_dir("plotly") / "package_data" / "plotly.min.js"
-
-
 def _swagger_dir() -> Path:
     # swagger_ui_bundle/vendor/swagger-ui-<version>/: whichever version is installed.
     found = sorted((_package_dir("swagger_ui_bundle") / "vendor").glob("swagger-ui-*"))
@@ -79,8 +76,9 @@ _SWAGGER_FILES = {"swagger-ui-bundle.js", "swagger-ui.css"}
 
 
 @router.get("/static/vendor/plotly.min.js")
-def plotly_js() -> FileResponse:
-    return FileResponse(_plotly_js(), media_type="text/javascript", headers=_CACHE)
+def plotly_js() -> RedirectResponse:
+    # The old address: Plotly is served compressed under its content-hashed name.
+    return RedirectResponse(asset_url("vendor/plotly.min.js"), status_code=307)
 
 
 @router.get("/static/vendor/swagger/{name}")
@@ -106,6 +104,7 @@ def install(app: FastAPI) -> None:
     from web.routes import glossary, replay
 
     app.include_router(router)
+    app.include_router(assets.router)  # /assets/<digest>/...: static files, cached for good
     app.include_router(api)
     app.include_router(replay.router)
     app.include_router(glossary.router)

@@ -1,0 +1,87 @@
+"""Static files under content-hashed names: gzipped, cached for good, all from this machine;
+the match page does not wait for Plotly (issue 15)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from webtest_support import Server
+
+ASSET = re.compile(r'(?:src|href|data-plotly)="(/assets/([0-9a-f]{16})/([^"]+))"')
+
+
+@pytest.fixture(scope="module")
+def client(server: Server) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        yield c
+
+
+def _assets(client: httpx.Client, path: str) -> list[tuple[str, str, str]]:
+    page = client.get(path)
+    assert page.status_code == 200
+    return ASSET.findall(page.text)
+
+
+def test_match_page_files_are_hashed_gzipped_and_kept_for_good(client: httpx.Client,
+                                                                 server: Server) -> None:
+    found = _assets(client, f"/matches/{server.id_of('domena-2.json')}")
+    assert {name for _, _, name in found} == {"favicon.svg", "css/app.css", "js/chart.js",
+                                               "vendor/plotly.min.js"}
+    for url, digest, name in found:
+        # Raw bytes off the wire, to see what was sent: httpx would gunzip them.
+        with client.stream("GET", url, headers={"Accept-Encoding": "gzip"}) as res:
+            sent = b"".join(res.iter_raw())
+        assert res.status_code == 200, url
+        assert res.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert res.headers["content-encoding"] == "gzip"
+        body = gzip.decompress(sent)
+        assert hashlib.sha256(body).hexdigest()[:16] == digest, name
+        plain = client.get(url, headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.content == body
+        if name == "vendor/plotly.min.js":
+            assert len(body) > 4_000_000 and len(sent) < len(body) / 3
+
+
+def test_stale_unknown_and_outside_names(client: httpx.Client) -> None:
+    stale = client.get("/assets/0000000000000000/js/chart.js")
+    assert stale.status_code == 307
+    assert re.fullmatch(r"/assets/[0-9a-f]{16}/js/chart\.js", stale.headers["location"])
+    assert client.get("/assets/0000000000000000/js/nothing.js").status_code == 404
+    assert client.get("/assets/0000000000000000/..%2F..%2Fapp.py").status_code == 404
+
+
+def test_pages_go_out_gzipped(client: httpx.Client, server: Server) -> None:
+    res = client.get(f"/matches/{server.id_of('domena-2.json')}/replay?step=5",
+                     headers={"Accept-Encoding": "gzip"})
+    assert res.status_code == 200 and res.headers["content-encoding"] == "gzip"
+
+
+def test_the_match_page_does_not_wait_for_plotly(client: httpx.Client, server: Server) -> None:
+    page = client.get(f"/matches/{server.id_of('domena-2.json')}").text
+    scripts = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", page)
+    assert scripts and all(" defer" in tag or " async" in tag for tag in scripts), scripts
+    assert not any("plotly" in tag.split("data-plotly")[0] for tag in scripts)
+
+
+@pytest.mark.browser
+def test_the_page_is_shown_before_plotly_arrives(browser: Any, server: Server) -> None:
+    """Plotly's answer is held back until the page has loaded: the page is complete and
+    readable meanwhile, and the chart is drawn once the script comes."""
+    context = browser.new_context()
+    page = context.new_page()
+    held: list[Any] = []
+    page.route("**/vendor/plotly.min.js", lambda route: held.append(route))
+    page.goto(f"{server.url}/matches/{server.id_of('domena-2.json')}", wait_until="load")
+    assert page.locator("h1").first.is_visible()
+    page.wait_for_function("() => document.readyState === 'complete'")
+    page.wait_for_timeout(200)
+    assert len(held) == 1 and page.locator("#score-race .main-svg").count() == 0
+    held[0].continue_()
+    page.wait_for_selector("#score-race .main-svg")
+    context.close()
