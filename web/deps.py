@@ -5,6 +5,10 @@ Reads use ``get_session``; routes that write use ``get_write_session``, whose
 transactions take SQLite's write lock at BEGIN (the store's write functions
 ask for that by themselves too, so either works for them). ``get_analysis_jobs``
 is the app's ``AnalysisJobs``, made and closed by the app's lifespan.
+
+``MatchId`` and ``Int64`` bound every integer of a path or a query to what the
+database holds (64 bits): a larger one is a 422 that names the parameter, never an
+overflow deep in a driver (a 500).
 """
 
 from __future__ import annotations
@@ -12,12 +16,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from annotated_types import Interval
+from fastapi import Depends, Path, Request
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 from ledger.store.db import read_session, write_session
 from web.analysis_jobs import AnalysisJobs
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+Int64 = Annotated[int, Interval(ge=INT64_MIN, le=INT64_MAX)]
+MatchId = Annotated[int, Path(ge=1, le=INT64_MAX, description="a match's id in the ledger")]
 
 
 def get_engine(request: Request) -> Engine:

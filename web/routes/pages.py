@@ -35,7 +35,7 @@ from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
 from web import errors, upload
 from web.charts import score_race
-from web.deps import ReadSession, WriteSession
+from web.deps import Int64, MatchId, ReadSession, WriteSession
 from web.import_report import ImportReport, import_report
 from web.lang import request_language
 from web.listing import AUDITS, RESULTS, BadFilter, Filters, ListPage, list_page, player_names
@@ -212,8 +212,8 @@ def matches_page(request: Request, session: ReadSession, player: str | None = No
                  date_from: Annotated[str | None, Query(alias="from")] = None,
                  date_to: Annotated[str | None, Query(alias="to")] = None,
                  result: str | None = None, audit: str | None = None,
-                 before: Annotated[int | None, Query(ge=1)] = None,
-                 after: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
+                 before: Annotated[Int64 | None, Query(ge=1)] = None,
+                 after: Annotated[Int64 | None, Query(ge=0)] = None) -> HTMLResponse:
     conn = session.connection()
     error = None
     try:
@@ -240,7 +240,7 @@ def _deal_steps(match: StoredMatch) -> dict[int, int]:
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def match_page(request: Request, match_id: int, session: ReadSession) -> HTMLResponse:
+def match_page(request: Request, match_id: MatchId, session: ReadSession) -> HTMLResponse:
     lang = request_language(request)
     match = load_match(session.connection(), match_id, worded=lang.code != "en")
     sheet = match.sheet()
@@ -262,7 +262,7 @@ _SHEET_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json",
 
 
 @router.get("/matches/{match_id}/sheet.{fmt}")
-def sheet_file(request: Request, match_id: int, fmt: str, session: ReadSession) -> Response:
+def sheet_file(request: Request, match_id: MatchId, fmt: str, session: ReadSession) -> Response:
     """The score sheet as a file (the CLI's export), in the page's language."""
     if fmt not in _SHEET_TYPES:
         raise StarletteHTTPException(404)
@@ -286,7 +286,7 @@ def sheet_file(request: Request, match_id: int, fmt: str, session: ReadSession) 
 
 
 @api.get("/matches/{match_id}/scoresheet", summary="A match's score sheet")
-def scoresheet_api(match_id: int, session: ReadSession) -> dict[str, Any]:
+def scoresheet_api(match_id: MatchId, session: ReadSession) -> dict[str, Any]:
     """Each deal's leader, result, winner, points, Fives in-deal points and running
     totals, the final result and the audit status: the one sheet every export uses."""
     return load_match(session.connection(), match_id).sheet().to_dict()
