@@ -2,7 +2,7 @@
 
     python benchmarks/load.py [--matches 3000] [--clients 50] [--seconds 15]
                               [--workers 1 2] [--kinds list match replay api append]
-                              [--db artifacts/bench-load.db]
+                              [--db artifacts/bench-load.db] [--anchor DIR]
 
 Fills a SQLite ledger with generated matches (ledger/sim, through the store's importer;
 kept and reused, as benchmarks/web.py does), then for each worker count starts the real
@@ -12,8 +12,10 @@ for each page kind, runs ``--clients`` clients (aiohttp, one request at a time e
 step of a random match's replay, the JSON list at a random offset, and live appends (each
 client starts a live match and appends a generated match's events to it, one by one).
 Prints requests per second, p50/p95/p99/max of the round trip, and errors (any answer but
-2xx, or no answer within 30 s). The first worker count is the anchor: the other counts'
-lines are given as ratios to it. Bounded (a fixed time per kind, one request in flight
+2xx, or no answer within 30 s). The anchor comes first and the other lines are given as
+ratios to it: with ``--anchor DIR``, the code of another tree (e.g. ``git archive`` of the
+commit before a change, its ``serve`` run as it was: one process), else the first worker
+count. Bounded (a fixed time per kind, one request in flight
 per client) and loopback only. The clients run in this process, on the same cores as the
 server: their own CPU time is printed too.
 """
@@ -194,13 +196,19 @@ async def _run_kind(base: str, asks: list[Ask], seconds: float) -> Tally:
     return tally
 
 
-def _start_server(db: Path, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def _start_server(db: Path, workers: int, tree: Path | None = None
+                  ) -> tuple[subprocess.Popen[bytes], str]:
     bench = _bench_web()
     port = bench._free_port()
-    cli = Path(sys.executable).parent / "domino-ledger"
     env = {**os.environ, "DOMINO_LEDGER_ANALYSIS_WORKERS": "1"}
-    proc = subprocess.Popen([str(cli), "serve", "--workers", str(workers), "--port", str(port),
-                             "--db", f"sqlite:///{db}"], env=env, cwd=ROOT,
+    args = ["serve", "--port", str(port), "--db", f"sqlite:///{db}"]
+    if tree is None:
+        command = [str(Path(sys.executable).parent / "domino-ledger"), *args,
+                   "--workers", str(workers)]
+    else:  # that tree's code first on the path, its command as it was
+        command = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                   "from web.cli import main; sys.exit(main(sys.argv[1:]))", str(tree), *args]
+    proc = subprocess.Popen(command, env=env, cwd=tree or ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -230,12 +238,12 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(10)
 
 
-def _print_line(workers: int, kind: str, got: dict[str, float], anchor: dict[str, float] | None,
+def _print_line(label: str, kind: str, got: dict[str, float], anchor: dict[str, float] | None,
                 first_error: str) -> None:
     ratio = f"  {got['rps'] / anchor['rps']:.2f}x the anchor" if anchor and anchor["rps"] else ""
     before = ISSUE_BEFORE.get(kind)
     issue = f"  {got['rps'] / before:.1f}x issue 19's {before:g}/s" if before else ""
-    print(f"workers={workers} {kind:7s} {got['rps']:7.1f} req/s  p50 {got['p50'] * 1000:6.0f} ms"
+    print(f"{label} {kind:7s} {got['rps']:7.1f} req/s  p50 {got['p50'] * 1000:6.0f} ms"
           f"  p95 {got['p95'] * 1000:6.0f} ms  p99 {got['p99'] * 1000:6.0f} ms"
           f"  max {got['max'] * 1000:6.0f} ms  errors {got['errors']:.0f}"
           f"  ({got['requests']:.0f} requests){ratio}{issue}", flush=True)
@@ -251,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
     parser.add_argument("--db", type=Path, default=ROOT / "artifacts" / "bench-load.db")
+    parser.add_argument("--anchor", type=Path, default=None, metavar="DIR",
+                        help="a source tree whose one-process serve is the anchor")
     args = parser.parse_args(argv)
     args.db.parent.mkdir(parents=True, exist_ok=True)
     _bench_web().fill(args.db, args.matches)
@@ -259,8 +269,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(ledger.steps)} imported matches; {args.clients} clients, {args.seconds:g} s "
           f"per kind; {os.cpu_count()} cores", flush=True)
     anchors: dict[str, dict[str, float]] = {}
-    for workers in args.workers:
-        proc, base = _start_server(args.db, workers)
+    runs: list[tuple[str, int, Path | None]] = [(f"workers={n}", n, None) for n in args.workers]
+    if args.anchor is not None:
+        runs.insert(0, ("anchor   ", 1, args.anchor.resolve()))
+    for label, workers, tree in runs:
+        proc, base = _start_server(args.db, workers, tree)
         try:
             readers = _readers(ledger)
             for kind in args.kinds:
@@ -270,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
                 tally = asyncio.run(_run_kind(base, asks, args.seconds))
                 used = resource.getrusage(resource.RUSAGE_SELF)
                 got = tally.line(args.seconds)
-                _print_line(workers, kind, got, anchors.get(kind), tally.first_error)
+                _print_line(label, kind, got, anchors.get(kind), tally.first_error)
                 spent = used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime
                 print(f"    client CPU {spent:.1f} s", flush=True)
                 anchors.setdefault(kind, got)
