@@ -17,6 +17,12 @@ out the deal's shape with nothing solved, to say so. Such late answers are kept 
 memory only: another start tries again. A failure (the analysis raised, the worker
 died) is the answer to every request for that key until it is forgotten.
 
+Fairness: each client (the address a request comes from: ``ClientJobs``) may have at
+most ``per_client`` jobs waiting, and the workers take waiting jobs from the clients in
+turn, so one client asking for every deal of the ledger neither fills the queue nor
+makes the others wait behind all of its jobs. A request that joins a job already queued
+or running (the same match, head and deal) counts for nobody.
+
 "spawn" starts each worker by importing the main module of the server's process: a
 script that runs the app must keep its own work under ``if __name__ == "__main__"``.
 """
@@ -87,6 +93,7 @@ class Settings:
     kill_after: float | None = None    # a worker busy this long is killed (None: 2x + 10 s)
     workers: int = 1                   # processes solving at once
     waiting: int = 64                  # jobs that may wait for a worker
+    per_client: int = 4                # of those, jobs one client may have waiting
     kept: int = 64                     # answers kept in memory
 
     @property
@@ -122,6 +129,7 @@ class Pending:
 class Job:
     key: Key
     task: Task
+    client: str = ""           # who asked first (the request's address)
     state: str = "queued"      # queued, running, done, failed
     done: int = 0
     total: int = 0
@@ -142,7 +150,8 @@ class AnalysisJobs:
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._jobs: dict[Key, Job] = {}          # queued or running
-        self._queue: deque[Job] = deque()
+        self._queue: OrderedDict[str, deque[Job]] = OrderedDict()  # per client, in turn
+        self._waiting = 0
         self._answers: OrderedDict[Key, dict[str, Any]] = OrderedDict()
         self._failed: OrderedDict[Key, AnalysisError] = OrderedDict()
         self._threads: list[threading.Thread] = []
@@ -154,7 +163,12 @@ class AnalysisJobs:
 
     # --- asking ----------------------------------------------------------------------
 
-    def ask(self, conn: Connection, match_id: int, deal: int) -> dict[str, Any] | Pending:
+    def for_client(self, client: str) -> ClientJobs:
+        """These jobs as ``client`` asks for them (its waiting jobs are counted)."""
+        return ClientJobs(self, client)
+
+    def ask(self, conn: Connection, match_id: int, deal: int, client: str = ""
+            ) -> dict[str, Any] | Pending:
         """The body of ``deal`` (0-based) of the match as stored now, or how far its job is.
 
         ``conn`` reads the match's head and, for a new job, its events, in one transaction.
@@ -172,9 +186,9 @@ class AnalysisJobs:
             with self._lock:
                 self._keep(key, body)
             return body
-        return self.submit(key, _task(conn, match_id, deal))
+        return self.submit(key, _task(conn, match_id, deal), client)
 
-    def submit(self, key: Key, task: Task) -> dict[str, Any] | Pending:
+    def submit(self, key: Key, task: Task, client: str = "") -> dict[str, Any] | Pending:
         """Start the job of ``key`` with ``task`` unless it is known or running already
         (then: that answer, or the running job's progress)."""
         with self._lock:
@@ -183,13 +197,19 @@ class AnalysisJobs:
                 return known
             if self._closing:
                 raise AnalysisBusy(Phrase("the server is stopping; ask again"))
-            if len(self._queue) >= self.settings.waiting:
+            mine = self._queue.get(client)
+            if mine is not None and len(mine) >= self.settings.per_client:
+                raise AnalysisBusy(Phrase("{waiting} deals you asked for are waiting to be "
+                                          "analysed; ask again when one is done",
+                                          waiting=len(mine)))
+            if self._waiting >= self.settings.waiting:
                 raise AnalysisBusy(Phrase("too many deals are waiting to be analysed "
                                           "({waiting}); ask again later",
-                                          waiting=len(self._queue)))
-            job = Job(key, task)
+                                          waiting=self._waiting))
+            job = Job(key, task, client)
             self._jobs[key] = job
-            self._queue.append(job)
+            self._queue.setdefault(client, deque()).append(job)
+            self._waiting += 1
             self.started += 1
             self._start()
             self._wake.notify()
@@ -249,7 +269,7 @@ class AnalysisJobs:
                     self._wake.wait()
                 if self._closing:
                     return
-                job = self._queue.popleft()
+                job = self._next()
                 job.state = "running"
             try:
                 self._run(worker, job)
@@ -257,6 +277,17 @@ class AnalysisJobs:
                 log.exception("analysis job %s failed", job.key[:2])
                 self._fail(job, AnalysisError(Phrase("the analysis failed: {reason}",
                                                      reason=str(exc))))
+
+    def _next(self) -> Job:
+        """The first waiting job of the client whose turn it is; that client goes last."""
+        client, jobs = next(iter(self._queue.items()))
+        job = jobs.popleft()
+        if jobs:
+            self._queue.move_to_end(client)
+        else:
+            del self._queue[client]
+        self._waiting -= 1
+        return job
 
     def _run(self, worker: Worker, job: Job) -> None:
         s = self.settings
@@ -347,6 +378,17 @@ class AnalysisJobs:
         except Exception:  # the answer is served from memory all the same
             log.exception("could not keep the analysis of match %s deal %s", match_id,
                           deal + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ClientJobs:
+    """The app's analysis jobs as one client asks for them (what routes get)."""
+
+    jobs: AnalysisJobs
+    client: str
+
+    def ask(self, conn: Connection, match_id: int, deal: int) -> dict[str, Any] | Pending:
+        return self.jobs.ask(conn, match_id, deal, self.client)
 
 
 def _task(conn: Connection, match_id: int, deal: int) -> Task:

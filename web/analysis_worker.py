@@ -12,20 +12,53 @@ along); web.analysis_jobs hands it ``(Task, seconds)`` over the pipe. It answers
 
 It never touches the database. The clock of the time limit lives here, in the
 ``stop`` it gives the review (the ledger itself keeps no clock).
+
+It dies with the server: a deal may take minutes in C (which never lets a Python thread
+look around), and a server killed with ``kill -9`` closes nothing. On Linux the kernel
+sends it SIGKILL when the server's thread that started it ends (``prctl``
+PR_SET_PDEATHSIG); elsewhere a thread watches for the server's end between positions.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
 import time
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
 from web.deal_analysis import Task, build
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
-def serve(conn: Connection) -> None:
-    """Answer tasks until the pipe closes or says stop (None)."""
+
+def die_with(parent: int) -> None:
+    """End this process as soon as ``parent`` (the server) has ended."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to ask: the watcher below still runs
+            pass
+    if os.getppid() != parent:  # it ended before the kernel was told to say so
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def serve(conn: Connection, parent: int | None = None) -> None:
+    """Answer tasks until the pipe closes or says stop (None); end with ``parent``."""
+    if parent is not None:
+        die_with(parent)
     while True:
         try:
             got = conn.recv()
@@ -69,7 +102,7 @@ class Worker:
             self.stop()
             ctx = multiprocessing.get_context("spawn")
             ours, theirs = ctx.Pipe()
-            proc = ctx.Process(target=serve, args=(theirs,), daemon=True,
+            proc = ctx.Process(target=serve, args=(theirs, os.getpid()), daemon=True,
                                name="domino-ledger analysis")
             proc.start()
             theirs.close()

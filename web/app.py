@@ -15,6 +15,7 @@ from ledger.store.db import open_db
 from web import errors
 from web.analysis_jobs import AnalysisJobs, Settings
 from web.lang import LanguageCookie
+from web.page_cache import PageCache
 from web.routes import analysis, api, pages, players, record, whatif
 
 
@@ -39,6 +40,7 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     app = FastAPI(title="domino-ledger", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.engine = engine
     errors.install(app)
+    app.add_middleware(PageCache)  # the lists kept while the ledger holds the same
     app.add_middleware(LanguageCookie)  # ?lang= is remembered; pages vary by language
     # Pages, JSON and static files go out gzipped (web.assets sends its own, precompressed).
     app.add_middleware(GZipMiddleware, minimum_size=1024)

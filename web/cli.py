@@ -1,12 +1,25 @@
-"""The ``domino-ledger`` command with ``serve``: ledger's parser plus the web server."""
+"""The ``domino-ledger`` command with ``serve``: ledger's parser plus the web server.
+
+``serve --workers N`` (default: the machine's cores) runs N server processes that share
+the port (uvicorn's supervisor); each makes its app with ``served_app``, the ledger's
+URL handed over in $DOMINO_LEDGER_DB, and ends with the supervisor even when that is
+killed with ``kill -9``. ``--workers 1`` serves from this one process.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ledger.cli import EXIT_OK, build_parser
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+ENV_SUPERVISOR = "DOMINO_LEDGER_SUPERVISOR"  # the pid each server process ends with
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[
@@ -17,21 +30,50 @@ def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[
     raise RuntimeError("ledger.cli.build_parser has no subcommands")
 
 
+def served_app() -> FastAPI:
+    """The app of one of ``serve --workers N``'s processes (uvicorn's factory)."""
+    from web.analysis_worker import die_with
+    from web.app import create_app
+
+    supervisor = os.environ.get(ENV_SUPERVISOR)
+    if supervisor:
+        die_with(int(supervisor))
+    return create_app()
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ledger.store.db import explain
+    from ledger.store.db import ENV_VAR, explain, open_db
     from ledger.store.errors import StoreError
     from web.app import create_app
 
+    workers = args.workers or os.cpu_count() or 1
     try:
-        app = create_app(args.db)
+        if workers == 1:
+            app = create_app(args.db)
+        else:  # opened once here: a new ledger is made (migrated) before any worker runs
+            open_db(args.db).dispose()
     except (StoreError, SQLAlchemyError) as exc:
         print(f"domino-ledger: {explain(exc)}", file=sys.stderr)
         return 2
-    uvicorn.run(app, host=args.host, port=args.port)
+    if workers == 1:
+        uvicorn.run(app, host=args.host, port=args.port)
+        return EXIT_OK
+    if args.db:
+        os.environ[ENV_VAR] = args.db
+    os.environ[ENV_SUPERVISOR] = str(os.getpid())
+    uvicorn.run("web.cli:served_app", factory=True, host=args.host, port=args.port,
+                workers=workers)
     return EXIT_OK
+
+
+def _workers(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"--workers must be 1 or more, not {n}")
+    return n
 
 
 def build_full_parser() -> argparse.ArgumentParser:
@@ -42,6 +84,9 @@ def build_full_parser() -> argparse.ArgumentParser:
                        "user's data folder)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--workers", type=_workers, default=None, metavar="N",
+                       help="server processes sharing the port (default: one per core; "
+                       "1: this process alone)")
     serve.set_defaults(func=cmd_serve)
     return parser
 

@@ -4,7 +4,12 @@ jobs (in one place).
 Reads use ``get_session``; routes that write use ``get_write_session``, whose
 transactions take SQLite's write lock at BEGIN (the store's write functions
 ask for that by themselves too, so either works for them). ``get_analysis_jobs``
-is the app's ``AnalysisJobs``, made and closed by the app's lifespan.
+is the app's ``AnalysisJobs`` (made and closed by the app's lifespan) as the request's
+client asks for them: each client address has its own share of the queue.
+
+``MatchId`` and ``Int64`` bound every integer of a path or a query to what the
+database holds (64 bits): a larger one is a 422 that names the parameter, never an
+overflow deep in a driver (a 500).
 """
 
 from __future__ import annotations
@@ -12,12 +17,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from annotated_types import Interval
+from fastapi import Depends, Path, Request
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 from ledger.store.db import read_session, write_session
-from web.analysis_jobs import AnalysisJobs
+from web.analysis_jobs import AnalysisJobs, ClientJobs
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+Int64 = Annotated[int, Interval(ge=INT64_MIN, le=INT64_MAX)]
+MatchId = Annotated[int, Path(ge=1, le=INT64_MAX, description="a match's id in the ledger")]
 
 
 def get_engine(request: Request) -> Engine:
@@ -35,13 +46,13 @@ def get_write_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterato
         yield session
 
 
-def get_analysis_jobs(request: Request) -> AnalysisJobs:
+def get_analysis_jobs(request: Request) -> ClientJobs:
     jobs = getattr(request.app.state, "analysis_jobs", None)
     if not isinstance(jobs, AnalysisJobs):
         raise RuntimeError("the app's analysis jobs start with its lifespan, which has not run")
-    return jobs
+    return jobs.for_client(request.client.host if request.client else "")
 
 
 ReadSession = Annotated[Session, Depends(get_session)]
 WriteSession = Annotated[Session, Depends(get_write_session)]
-Jobs = Annotated[AnalysisJobs, Depends(get_analysis_jobs)]
+Jobs = Annotated[ClientJobs, Depends(get_analysis_jobs)]

@@ -8,6 +8,7 @@ match another table cannot seat is 422 (``ledger.analysis.whatif.WhatIfError``).
 Every answer has the same shape: ``{"error": {"code", "message", ...}}``, ``message``
 in English. The analysis route's errors are shown by the replay's Analysis panel, so they
 also carry ``message_worded``, the message in the request's language (as its notes do).
+A database that cannot be used (read-only, full, dropped) is 503 (``web.db_faults``).
 """
 
 from __future__ import annotations
@@ -53,5 +54,9 @@ async def domain_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
+    from web.db_faults import FAULTS, database_fault  # the database's own faults: 503
+
     for cls in (IllegalEvent, StoreError, AnalysisError, WhatIfError):
         app.add_exception_handler(cls, domain_error)
+    for fault in FAULTS:
+        app.add_exception_handler(fault, database_fault)

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 from ledger.corrections import UNDO, standing_dicts
 from ledger.engine import State, new_state, step
 from ledger.events import Dealt, Event
+from ledger.findings import Unreadable
 from ledger.formats.wire import MatchHeader, event_from_dict, event_to_dict, parse_event
 from ledger.i18n import Phrase
 from ledger.recording import Menu, Refusal, menu, random_deal, seeded_deal
@@ -152,19 +153,28 @@ def _rules(match: Mapping[str, Any]) -> Rules:
 
 def load_recording(conn: Connection, match_id: int, seed: str | None = None) -> Recording:
     match = get_match(conn, match_id)
+    if match["origin"] != "live":
+        # Before its events are read: an imported match may hold ones that cannot be.
+        raise NotRecordable(f"match {match_id} was imported from a file: the ledger keeps "
+                            "it as it was read, and only matches recorded here take new "
+                            "events")
     rules = _rules(match)
     seats = tuple(match["seats"])
     rows = events_of(conn, match_id)
     kept = standing_dicts(rows)
     events: list[Event] = []
     derived: list[list[Event]] = []
-    for r in kept:
-        if r["kind"] == "derived":
-            derived[-1].append(event_from_dict(r["payload"], len(seats)))
-        elif r["kind"] == "recorded":
-            events.append(parse_event(r["payload"], len(seats)))
-            derived.append([])
-    state = _fold(rules, events)
+    try:
+        for r in kept:
+            if r["kind"] == "derived":
+                derived[-1].append(event_from_dict(r["payload"], len(seats)))
+            elif r["kind"] == "recorded":
+                events.append(parse_event(r["payload"], len(seats)))
+                derived.append([])
+        state = _fold(rules, events)
+    except (ValueError, IndexError, Unreadable) as exc:  # IllegalEvent is a ValueError
+        raise NotRecordable(f"match {match_id} holds an event the recorder cannot read "
+                            f"(event {len(events)}): {exc}") from None
     replay = ReplayMatch(rules, seats, tuple(events), (), tuple(tuple(d) for d in derived))
     fr = frame(replay, len(events))
     header = MatchHeader(match["preset"], dict(match["options"] or {}), seats,

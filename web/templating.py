@@ -48,6 +48,7 @@ def _env() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
+        auto_reload=False,  # templates do not change under a running server: no stat per page
     )
     # {% trans %} and _() take their gettext from each request's context (web.lang), in
     # the newstyle way: they format and escape their own variables. A trans block's

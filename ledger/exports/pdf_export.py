@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from fpdf import FPDF
@@ -23,6 +24,7 @@ from ledger.scoresheet import ScoreSheet, Side
 
 FAMILY = "DejaVuSans"
 MAX_FINDINGS = 12  # the rest: run `domino-ledger audit` for the full list
+MAX_NAME = 48      # characters of a name or source printed; the rest is cut with "…"
 _GREY = (90, 90, 90)
 FONTS = Path(__file__).parent / "fonts"
 
@@ -72,6 +74,26 @@ def isolate(text: str) -> str:
     that the numbers and commas around it keep their place: an Arabic name followed by
     "50" would otherwise show the number on its left (Unicode bidi rule W2)."""
     return f"\u2068{text}\u2069" if _rtl(text) else text
+
+
+def shortened(text: str, limit: int = MAX_NAME) -> str:
+    """``text`` cut to ``limit`` characters: a table cell must fit on one page (fpdf2
+    refuses a row taller than a page, and a 10,000-character name would be one)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _fitted(sheet: ScoreSheet) -> ScoreSheet:
+    """The sheet with every player's, side's and source's text short enough to print."""
+    def cut(name: str | None) -> str | None:
+        return None if name is None else shortened(name)
+
+    source = sheet.source and {k: shortened(str(v)) for k, v in sheet.source.items()}
+    return replace(
+        sheet, players=tuple(shortened(p) for p in sheet.players),
+        sides=tuple(replace(s, name=shortened(s.name)) for s in sheet.sides),
+        deals=tuple(replace(d, leader_name=cut(d.leader_name), winner_name=cut(d.winner_name))
+                    for d in sheet.deals),
+        source=source, started_at=cut(sheet.started_at))
 
 
 def side_name(sheet: ScoreSheet, side: Side, lang: Language = ENGLISH) -> str:
@@ -183,6 +205,7 @@ def _deals(pdf: _SheetPDF, sheet: ScoreSheet) -> None:
 
 def _sheet(pdf: _SheetPDF, sheet: ScoreSheet) -> None:
     lang = pdf.words
+    sheet = _fitted(sheet)
     pdf.add_page()
     _line(pdf, lang.say("Score sheet"), size=17, bold=True, height=8)
     _line(pdf, sheet.table_text(lang), size=12, height=6.5)

@@ -16,12 +16,12 @@ from fastapi.responses import JSONResponse
 
 from web.analysis_jobs import Pending
 from web.deal_analysis import worded
-from web.deps import Jobs, ReadSession
+from web.deps import Int64, Jobs, MatchId, ReadSession
 from web.lang import request_language
 
 router = APIRouter(tags=["analysis"])
 
-DealQuery = Annotated[int, Query(ge=1, description="the deal, 1-based as the replay numbers it")]
+DealQuery = Annotated[Int64, Query(ge=1, description="the deal, 1-based as the replay numbers it")]
 
 _PENDING = {"description": "Being worked out: `done` of `total` positions solved (0 of 0: "
                            "waiting for a worker); ask again.",
@@ -47,7 +47,7 @@ _PENDING = {"description": "Being worked out: `done` of `total` positions solved
                         "the page's language, and an error answer's `message_worded` its "
                         "`message`.",
             responses={202: _PENDING})
-def analysis_api(match_id: int, session: ReadSession, jobs: Jobs, request: Request,
+def analysis_api(match_id: MatchId, session: ReadSession, jobs: Jobs, request: Request,
                  deal: DealQuery) -> Any:
     got = jobs.ask(session.connection(), match_id, deal - 1)
     if isinstance(got, Pending):

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, Field
 
 from ledger.store import live, queries
-from web.deps import ReadSession, WriteSession
+from web.deps import Int64, MatchId, ReadSession, WriteSession
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
@@ -50,7 +50,7 @@ def start_match(body: MatchIn, session: WriteSession, response: Response) -> dic
              responses={409: {"description": "someone appended first: re-read and retry"},
                         422: {"description": "the event breaks a rule or cannot be read"},
                         404: {"description": "no such match"}})
-def append_event(match_id: int, body: EventIn, session: WriteSession) -> dict[str, Any]:
+def append_event(match_id: MatchId, body: EventIn, session: WriteSession) -> dict[str, Any]:
     got = live.append(session, match_id, body.event, body.expected_seq)
     return {"id": match_id, "seq": got.seq, "event": got.index, "next_seq": got.next_seq,
             "recorded": got.event, "derived": list(got.derived),
@@ -62,7 +62,7 @@ def list_matches(session: ReadSession, preset: str | None = None,
                  player: str | None = None, status: str | None = None,
                  ok: bool | None = None, origin: str | None = None,
                  limit: Annotated[int, Query(ge=1, le=queries.MAX_PAGE)] = 50,
-                 offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+                 offset: Annotated[Int64, Query(ge=0)] = 0) -> dict[str, Any]:
     page = queries.list_matches(session.connection(), preset=preset, player=player,
                                 status=status, ok=ok, origin=origin, limit=limit,
                                 offset=offset)
@@ -70,13 +70,13 @@ def list_matches(session: ReadSession, preset: str | None = None,
 
 
 @router.get("/matches/{match_id}", summary="One match: summary, score sheet, findings")
-def get_match(match_id: int, session: ReadSession) -> dict[str, Any]:
+def get_match(match_id: MatchId, session: ReadSession) -> dict[str, Any]:
     return queries.get_match(session.connection(), match_id)
 
 
 @router.get("/matches/{match_id}/events", summary="A match's events, hash chain included")
-def match_events(match_id: int, session: ReadSession,
-                 after: Annotated[int, Query(ge=-1)] = -1,
+def match_events(match_id: MatchId, session: ReadSession,
+                 after: Annotated[Int64, Query(ge=-1)] = -1,
                  limit: Annotated[int | None, Query(ge=1, le=10_000)] = None
                  ) -> list[dict[str, Any]]:
     return queries.events_of(session.connection(), match_id, after, limit)

@@ -11,7 +11,6 @@ import importlib.util
 import re
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -25,31 +24,29 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlmodel import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ledger.findings import Finding, IllegalEvent
+from ledger.findings import IllegalEvent
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.i18n import Language
 from ledger.i18n.phrases import N_, Worded
 from ledger.replay import SeatOutOfRange, StepOutOfRange, deals
 from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
-from ledger.store.importer import Imported, import_records
-from web import assets, errors
+from web import assets, errors, upload
 from web.assets import asset_url
 from web.charts import score_race
-from web.deps import ReadSession, WriteSession
+from web.deps import Int64, MatchId, ReadSession, WriteSession
+from web.import_report import ImportReport, import_report
 from web.lang import request_language
 from web.listing import AUDITS, RESULTS, BadFilter, Filters, ListPage, list_page, player_names
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.templating import STATIC_DIR, templates
-from web.wording import match_title, record_findings, reworded, table_words
+from web.wording import match_title, table_words
 
 router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["matches"])
 
-MAX_UPLOAD = 64 * 1024 * 1024
 _CACHE = {"Cache-Control": "public, max-age=86400"}
 
 
@@ -214,8 +211,8 @@ def matches_page(request: Request, session: ReadSession, player: str | None = No
                  date_from: Annotated[str | None, Query(alias="from")] = None,
                  date_to: Annotated[str | None, Query(alias="to")] = None,
                  result: str | None = None, audit: str | None = None,
-                 before: Annotated[int | None, Query(ge=1)] = None,
-                 after: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
+                 before: Annotated[Int64 | None, Query(ge=1)] = None,
+                 after: Annotated[Int64 | None, Query(ge=0)] = None) -> HTMLResponse:
     conn = session.connection()
     error = None
     try:
@@ -242,7 +239,7 @@ def _deal_steps(match: StoredMatch) -> dict[int, int]:
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def match_page(request: Request, match_id: int, session: ReadSession) -> HTMLResponse:
+def match_page(request: Request, match_id: MatchId, session: ReadSession) -> HTMLResponse:
     lang = request_language(request)
     match = load_match(session.connection(), match_id, worded=lang.code != "en")
     sheet = match.sheet()
@@ -264,7 +261,7 @@ _SHEET_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json",
 
 
 @router.get("/matches/{match_id}/sheet.{fmt}")
-def sheet_file(request: Request, match_id: int, fmt: str, session: ReadSession) -> Response:
+def sheet_file(request: Request, match_id: MatchId, fmt: str, session: ReadSession) -> Response:
     """The score sheet as a file (the CLI's export), in the page's language."""
     if fmt not in _SHEET_TYPES:
         raise StarletteHTTPException(404)
@@ -288,7 +285,7 @@ def sheet_file(request: Request, match_id: int, fmt: str, session: ReadSession) 
 
 
 @api.get("/matches/{match_id}/scoresheet", summary="A match's score sheet")
-def scoresheet_api(match_id: int, session: ReadSession) -> dict[str, Any]:
+def scoresheet_api(match_id: MatchId, session: ReadSession) -> dict[str, Any]:
     """Each deal's leader, result, winner, points, Fives in-deal points and running
     totals, the final result and the audit status: the one sheet every export uses."""
     return load_match(session.connection(), match_id).sheet().to_dict()
@@ -300,16 +297,7 @@ def scoresheet_api(match_id: int, session: ReadSession) -> dict[str, Any]:
 @router.get("/import", response_class=HTMLResponse)
 def import_form(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "import.html", {
-        "nav": "import", "results": None, "error": None, "filename": ""})
-
-
-def _suffix(name: str) -> str:
-    lower = name.lower()
-    if lower.endswith(".json"):
-        return ".json"
-    if lower.endswith(".gz"):
-        return ".jsonl.gz"
-    return ".jsonl"
+        "nav": "import", "report": None, "error": None, "filename": ""})
 
 
 def _renamed(records: Iterator[MatchRecord], name: str) -> Iterator[MatchRecord]:
@@ -319,66 +307,34 @@ def _renamed(records: Iterator[MatchRecord], name: str) -> Iterator[MatchRecord]
         yield rec
 
 
-@dataclass(frozen=True, slots=True)
-class Reported:
-    """One match of an import report: what became of it, and its findings to word."""
-
-    result: Imported
-    findings: tuple[Finding, ...]
-    error: str | None  # why it was not stored, in the reader's language
-
-
-def _reported(got: Imported, record: MatchRecord | None, lang: Language) -> Reported:
-    stored = tuple(Finding.from_dict(f) for f in got.findings)
-    if stored and record is not None and lang.code != "en":
-        # The import keeps English sentences; the record's own audit gives their wording.
-        stored = reworded(stored, record_findings(record))
-    error = got.error
-    if error is not None and stored and error == stored[0].message:
-        error = lang.finding(stored[0])
-    return Reported(got, stored, error)
-
-
-def _import(session: Session, records: Iterator[MatchRecord],
-            lang: Language) -> list[Reported]:
-    last: list[MatchRecord] = []
-
-    def kept(source: Iterator[MatchRecord]) -> Iterator[MatchRecord]:
-        for rec in source:  # import_records takes one record and yields what became of it
-            last[:] = [rec]
-            yield rec
-
-    return [_reported(got, last[0] if last else None, lang)
-            for got in import_records(session, kept(records))]
-
-
 @router.post("/import", response_class=HTMLResponse)
-async def import_upload(request: Request, file: UploadFile,
-                        session: WriteSession) -> HTMLResponse:
+def import_upload(request: Request, file: UploadFile, session: WriteSession) -> HTMLResponse:
+    """A plain ``def``: the copy, the reading and the storing run in a worker thread, so
+    an upload of any size never stops the server answering other requests."""
     lang = request_language(request)
     name = Path(file.filename or "upload.json").name
-    data = await file.read(MAX_UPLOAD + 1)
-    results: list[Reported] = []
+    report: ImportReport | None = None
     error: str | None = None
     status = 200
-    if len(data) > MAX_UPLOAD:
-        error = lang.say("{name} is larger than {size} MiB", name=name,
-                         size=MAX_UPLOAD // 2**20)
-        status = 413
-    elif not data.strip():
-        error, status = lang.say("{name} is empty: there is no match in it", name=name), 400
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / ("upload" + _suffix(name))
-            path.write_bytes(data)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / ("upload" + upload.suffix(name))
+        try:
+            filled = upload.save_upload(file.file, path)
+        except upload.TooLarge as exc:
+            filled = False
+            error = lang.say("{name} is larger than {size} MiB", name=name,
+                             size=exc.limit // 2**20)
+            status = 413
+        if error is None and not filled:
+            error, status = lang.say("{name} is empty: there is no match in it", name=name), 400
+        elif error is None:
             try:
-                results = _import(session, _renamed(read_matches(path), name), lang)
+                report = import_report(session, _renamed(read_matches(path), name), lang)
             except ReadError as exc:
                 # The file is named as it was uploaded, never by the temporary path.
                 params = {k: v.replace(str(path), name) if isinstance(v, str) else v
                           for k, v in exc.params.items()}
                 error, status = lang.say(exc.template, **params), 400
     return templates.TemplateResponse(request, "import.html", {
-        "nav": "import", "results": results if error is None else None, "error": error,
-        "filename": name, "stored": sum(1 for r in results if r.result.id is not None),
-        "new": sum(1 for r in results if r.result.new)}, status_code=status)
+        "nav": "import", "report": report if error is None else None, "error": error,
+        "filename": name}, status_code=status)

@@ -20,7 +20,7 @@ from ledger.recording import Menu, reveal_event
 from ledger.rules import PRESETS, RulesError, make_rules
 from ledger.store import live
 from ledger.store.errors import BadInput
-from web.deps import ReadSession, WriteSession
+from web.deps import MatchId, ReadSession, WriteSession
 from web.recorder import CHART, NotRecordable, Recording, group_refusals, load_recording
 from web.templating import templates
 
@@ -116,7 +116,7 @@ def _context(rec: Recording) -> dict[str, Any]:
 
 
 @router.get("/matches/{match_id}/record", response_class=HTMLResponse)
-def record_page(request: Request, match_id: int, session: ReadSession,
+def record_page(request: Request, match_id: MatchId, session: ReadSession,
                 seed: SeedQuery = None) -> HTMLResponse:
     try:
         rec = load_recording(session.connection(), match_id, seed)
@@ -130,7 +130,7 @@ def record_page(request: Request, match_id: int, session: ReadSession,
 
 
 @router.get("/matches/{match_id}/record/panel", response_class=HTMLResponse)
-def record_panel(request: Request, match_id: int, session: ReadSession,
+def record_panel(request: Request, match_id: MatchId, session: ReadSession,
                  seed: SeedQuery = None) -> HTMLResponse:
     """The part of the recorder's page that changes with each event (the page swaps it in)."""
     try:
@@ -149,7 +149,7 @@ def _not_recordable(request: Request, match_id: int, message: str) -> HTMLRespon
 
 
 @api.get("/matches/{match_id}/menu", summary="What may be recorded next in a live match")
-def menu_api(match_id: int, session: ReadSession) -> Any:
+def menu_api(match_id: MatchId, session: ReadSession) -> Any:
     """Every event the rules allow next, as ready domino-match/1 objects to append, and
     for the seat to move every tile or action refused with the rule's reason."""
     try:

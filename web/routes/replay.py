@@ -21,7 +21,7 @@ from ledger.replay import (
     frame,
     labels,
 )
-from web.deps import ReadSession
+from web.deps import Int64, MatchId, ReadSession
 from web.lang import request_language
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.templating import templates
@@ -34,8 +34,9 @@ router = APIRouter(tags=["replay"])
 POSITIONS = {2: ("bottom", "top"), 3: ("bottom", "right", "top"),
              4: ("bottom", "right", "top", "left")}
 
-StepQuery = Annotated[int, Query(ge=0, description="0: before the first event; N: after N events")]
-SeatQuery = Annotated[int | None, Query(ge=0, description="one seat's view; left out: all hands")]
+StepQuery = Annotated[Int64, Query(ge=0,
+                                   description="0: before the first event; N: after N events")]
+SeatQuery = Annotated[Int64 | None, Query(ge=0, description="one seat's view; left out: all hands")]
 
 
 def _frame(session: Session, match_id: int, step: int, seat: int | None,
@@ -84,7 +85,7 @@ def _deal_groups(match: ReplayMatch, step: int, lang: Language) -> list[dict[str
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-def replay_page(request: Request, match_id: int, session: ReadSession,
+def replay_page(request: Request, match_id: MatchId, session: ReadSession,
                 step: StepQuery = 0, seat: SeatQuery = None) -> HTMLResponse:
     lang = request_language(request)
     match, fr = _frame(session, match_id, step, seat, worded=lang.code != "en")
@@ -233,7 +234,7 @@ def frame_json(match_id: int, fr: Frame, current: EventLabel | None) -> dict[str
                         "out for drawing (half-tile units), open ends, the Fives count, the "
                         "hands as `seat` saw them (all face up when `seat` is left out), the "
                         "stock, whose turn it is and the scores.")
-def replay_api(match_id: int, session: ReadSession,
+def replay_api(match_id: MatchId, session: ReadSession,
                step: StepQuery = 0, seat: SeatQuery = None) -> dict[str, Any]:
     match, fr = _frame(session, match_id, step, seat)
     assert match.replay is not None

@@ -18,14 +18,14 @@ from ledger.glossary import table_name
 from ledger.i18n import Language
 from ledger.rules import PRESETS
 from ledger.store.queries import record_of
-from web.deps import ReadSession
+from web.deps import Int64, MatchId, ReadSession
 from web.lang import request_language
 from web.templating import templates
 from web.wording import match_title
 
 router = APIRouter()
 
-Target = Annotated[int | None, Query(ge=0, description="the other table's target "
+Target = Annotated[Int64 | None, Query(ge=0, description="the other table's target "
                                                        "(default: its own)")]
 
 
@@ -55,7 +55,7 @@ def _options(teams: bool, target: int | None) -> dict[str, object]:
 
 @router.get("/matches/{match_id}/whatif", response_class=HTMLResponse,
             include_in_schema=False)
-def whatif_page(request: Request, match_id: int, session: ReadSession,
+def whatif_page(request: Request, match_id: MatchId, session: ReadSession,
                 rules: str | None = None, teams: bool = False,
                 target: Target = None) -> HTMLResponse:
     lang = request_language(request)
@@ -79,7 +79,7 @@ def whatif_page(request: Request, match_id: int, session: ReadSession,
 
 @router.get("/api/matches/{match_id}/whatif", tags=["matches"],
             summary="A match's score sheet under another table's rules, beside its own")
-def whatif_api(match_id: int, session: ReadSession, rules: str, teams: bool = False,
+def whatif_api(match_id: MatchId, session: ReadSession, rules: str, teams: bool = False,
                target: Target = None) -> dict[str, Any]:
     """Both sheets, and ``stop``: the first recorded move the other table does not allow
     (its sheet holds the deals played out before it). 422 if the table cannot seat the

@@ -1,0 +1,296 @@
+"""Load: many clients at once against `domino-ledger serve --workers N`, per page kind.
+
+    python benchmarks/load.py [--matches 3000] [--clients 50] [--seconds 15]
+                              [--workers 1 2] [--kinds list match replay api append]
+                              [--db artifacts/bench-load.db] [--anchor DIR]
+
+Fills a SQLite ledger with generated matches (ledger/sim, through the store's importer;
+kept and reused, as benchmarks/web.py does), then for each worker count starts the real
+command (`domino-ledger serve --workers N` on a free 127.0.0.1 port, a subprocess) and,
+for each page kind, runs ``--clients`` clients (aiohttp, one request at a time each) for
+``--seconds``: the matches list with a random filter, a random match's page, a random
+step of a random match's replay, the JSON list at a random offset, and live appends (each
+client starts a live match and appends a generated match's events to it, one by one).
+Prints requests per second, p50/p95/p99/max of the round trip, and errors (any answer but
+2xx, or no answer within 30 s). The anchor comes first and the other lines are given as
+ratios to it: with ``--anchor DIR``, the code of another tree (e.g. ``git archive`` of the
+commit before a change, its ``serve`` run as it was: one process), else the first worker
+count. Bounded (a fixed time per kind, one request in flight
+per client) and loopback only. The clients run in this process, on the same cores as the
+server: their own CPU time is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import os
+import random
+import resource
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ledger.sim.generator import generate_corpus  # noqa: E402
+
+KINDS = ("list", "match", "replay", "api", "append")
+# Issue 19's measure with one server process (50 clients, 6,200 matches): requests/s.
+ISSUE_BEFORE = {"list": 30.0, "replay": 57.0, "append": 100.0}
+LISTS: list[dict[str, str]] = [
+    {}, {"table": "domena"}, {"audit": "ok"}, {"result": "won"}, {"table": "selminha"},
+    {"from": "2026-01-01", "to": "2026-12-31"}, {"player": "nobody at all"}]
+
+
+def _bench_web() -> Any:
+    # benchmarks/web.py by path: as a module named "web" it would hide the web package.
+    spec = importlib.util.spec_from_file_location("bench_web", ROOT / "benchmarks" / "web.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class Ledger:
+    """What the clients pick from: match ids with their steps, and player names."""
+
+    steps: dict[int, int]
+    players: list[str]
+
+    @classmethod
+    def read(cls, db: Path) -> Ledger:
+        with sqlite3.connect(db) as conn:
+            steps = {int(i): int(n) for i, n in conn.execute(
+                "SELECT m.id, s.events FROM matches m JOIN match_summaries s "
+                "ON s.match_id = m.id WHERE m.origin = 'import'")}
+            players = [r[0] for r in conn.execute("SELECT name FROM player_totals LIMIT 50")]
+        return cls(steps, players)
+
+
+@dataclass
+class Tally:
+    times: list[float] = field(default_factory=list)
+    errors: int = 0
+    first_error: str = ""
+
+    def line(self, seconds: float) -> dict[str, float]:
+        ordered = sorted(self.times) or [0.0]
+
+        def pct(q: float) -> float:
+            return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+        return {"rps": len(self.times) / seconds, "p50": pct(0.5), "p95": pct(0.95),
+                "p99": pct(0.99), "max": ordered[-1], "errors": float(self.errors),
+                "requests": float(len(self.times))}
+
+
+Ask = Callable[[aiohttp.ClientSession, random.Random], Awaitable[None]]
+
+
+async def _get(session: aiohttp.ClientSession, url: str, params: dict[str, str] | None = None
+               ) -> None:
+    async with session.get(url, params=params) as res:
+        await res.read()
+        if res.status >= 300:
+            raise RuntimeError(f"GET {res.url}: HTTP {res.status}")
+
+
+def _readers(ledger: Ledger) -> dict[str, Ask]:
+    ids = list(ledger.steps)
+
+    async def matches_list(s: aiohttp.ClientSession, rng: random.Random) -> None:
+        params = dict(rng.choice(LISTS))
+        if rng.random() < 0.3 and ledger.players:
+            params["player"] = rng.choice(ledger.players)
+        await _get(s, "/matches", params)
+
+    async def match(s: aiohttp.ClientSession, rng: random.Random) -> None:
+        await _get(s, f"/matches/{rng.choice(ids)}")
+
+    async def replay(s: aiohttp.ClientSession, rng: random.Random) -> None:
+        match_id = rng.choice(ids)
+        params = {"step": str(rng.randint(0, ledger.steps[match_id]))}
+        if rng.random() < 0.5:
+            params["seat"] = "0"
+        await _get(s, f"/matches/{match_id}/replay", params)
+
+    async def api(s: aiohttp.ClientSession, rng: random.Random) -> None:
+        await _get(s, "/api/matches", {"limit": "50",
+                                        "offset": str(rng.randint(0, len(ids) - 50))})
+
+    return {"list": matches_list, "match": match, "replay": replay, "api": api}
+
+
+class Appender:
+    """One client's live match: started, then fed a generated match's events one by one."""
+
+    def __init__(self, source: list[dict[str, Any]]) -> None:
+        self.source = source
+        self.match: dict[str, Any] | None = None
+        self.id = 0
+        self.next = 0
+        self.seq = 0
+
+    async def __call__(self, s: aiohttp.ClientSession, rng: random.Random) -> None:
+        if self.match is None or self.next >= len(self.match["events"]):
+            self.match = rng.choice(self.source)
+            header = {"table": self.match["table"], "seats": self.match["seats"]}
+            async with s.post("/api/matches", json=header) as res:
+                body = await res.json(content_type=None)
+                if res.status != 201:
+                    raise RuntimeError(f"POST /api/matches: HTTP {res.status} {body}")
+            self.id, self.next, self.seq = int(body["id"]), 0, int(body["next_seq"])
+            return
+        event = self.match["events"][self.next]
+        async with s.post(f"/api/matches/{self.id}/events",
+                          json={"expected_seq": self.seq, "event": event}) as res:
+            body = await res.json(content_type=None)
+            if res.status != 201:
+                self.match = None  # a fresh match next time
+                raise RuntimeError(f"append to {self.id}: HTTP {res.status} {body}")
+        self.next += 1
+        self.seq = int(body["next_seq"])
+
+
+async def _client(base: str, ask: Ask, seed: int, until: float, tally: Tally,
+                  connector: aiohttp.BaseConnector) -> None:
+    rng = random.Random(seed)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(base, connector=connector, connector_owner=False,
+                                     timeout=timeout) as session:
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            try:
+                await ask(session, rng)
+            except (TimeoutError, aiohttp.ClientError, RuntimeError) as exc:
+                tally.errors += 1
+                tally.first_error = tally.first_error or f"{type(exc).__name__}: {exc}"
+                continue
+            tally.times.append(time.perf_counter() - started)
+
+
+async def _run_kind(base: str, asks: list[Ask], seconds: float) -> Tally:
+    tally = Tally()
+    connector = aiohttp.TCPConnector(limit=len(asks))
+    try:
+        # A short warm-up first: imports, templates and caches of every server process.
+        warm = Tally()
+        await asyncio.gather(*(_client(base, a, 10_000 + i, time.monotonic() + 1.5, warm,
+                                       connector) for i, a in enumerate(asks)))
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(_client(base, a, i, until, tally, connector)
+                               for i, a in enumerate(asks)))
+    finally:
+        await connector.close()
+    return tally
+
+
+def _start_server(db: Path, workers: int, tree: Path | None = None
+                  ) -> tuple[subprocess.Popen[bytes], str]:
+    bench = _bench_web()
+    port = bench._free_port()
+    env = {**os.environ, "DOMINO_LEDGER_ANALYSIS_WORKERS": "1"}
+    args = ["serve", "--port", str(port), "--db", f"sqlite:///{db}"]
+    if tree is None:
+        command = [str(Path(sys.executable).parent / "domino-ledger"), *args,
+                   "--workers", str(workers)]
+    else:  # that tree's code first on the path, its command as it was
+        command = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                   "from web.cli import main; sys.exit(main(sys.argv[1:]))", str(tree), *args]
+    proc = subprocess.Popen(command, env=env, cwd=tree or ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    import urllib.request
+
+    while True:
+        if proc.poll() is not None:
+            raise SystemExit(f"serve --workers {workers} ended with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/matches?limit=1", timeout=5) as res:
+                if res.status == 200:
+                    return proc, base
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise SystemExit(f"serve --workers {workers} did not answer in 60 s")
+        time.sleep(0.2)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+def _print_line(label: str, kind: str, got: dict[str, float], anchor: dict[str, float] | None,
+                first_error: str) -> None:
+    ratio = f"  {got['rps'] / anchor['rps']:.2f}x the anchor" if anchor and anchor["rps"] else ""
+    before = ISSUE_BEFORE.get(kind)
+    issue = f"  {got['rps'] / before:.1f}x issue 19's {before:g}/s" if before else ""
+    print(f"{label} {kind:7s} {got['rps']:7.1f} req/s  p50 {got['p50'] * 1000:6.0f} ms"
+          f"  p95 {got['p95'] * 1000:6.0f} ms  p99 {got['p99'] * 1000:6.0f} ms"
+          f"  max {got['max'] * 1000:6.0f} ms  errors {got['errors']:.0f}"
+          f"  ({got['requests']:.0f} requests){ratio}{issue}", flush=True)
+    if first_error:
+        print(f"    first error: {first_error[:300]}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=3000)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
+    parser.add_argument("--db", type=Path, default=ROOT / "artifacts" / "bench-load.db")
+    parser.add_argument("--anchor", type=Path, default=None, metavar="DIR",
+                        help="a source tree whose one-process serve is the anchor")
+    args = parser.parse_args(argv)
+    args.db.parent.mkdir(parents=True, exist_ok=True)
+    _bench_web().fill(args.db, args.matches)
+    ledger = Ledger.read(args.db)
+    live = list(generate_corpus(60, seed=77))
+    print(f"{len(ledger.steps)} imported matches; {args.clients} clients, {args.seconds:g} s "
+          f"per kind; {os.cpu_count()} cores", flush=True)
+    anchors: dict[str, dict[str, float]] = {}
+    runs: list[tuple[str, int, Path | None]] = [(f"workers={n}", n, None) for n in args.workers]
+    if args.anchor is not None:
+        runs.insert(0, ("anchor   ", 1, args.anchor.resolve()))
+    for label, workers, tree in runs:
+        proc, base = _start_server(args.db, workers, tree)
+        try:
+            readers = _readers(ledger)
+            for kind in args.kinds:
+                asks: list[Ask] = ([Appender(live) for _ in range(args.clients)]
+                                   if kind == "append" else [readers[kind]] * args.clients)
+                cpu = resource.getrusage(resource.RUSAGE_SELF)
+                tally = asyncio.run(_run_kind(base, asks, args.seconds))
+                used = resource.getrusage(resource.RUSAGE_SELF)
+                got = tally.line(args.seconds)
+                _print_line(label, kind, got, anchors.get(kind), tally.first_error)
+                spent = used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime
+                print(f"    client CPU {spent:.1f} s", flush=True)
+                anchors.setdefault(kind, got)
+        finally:
+            _stop(proc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

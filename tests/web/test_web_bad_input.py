@@ -1,0 +1,112 @@
+"""Issue 19: input never makes a 5xx. Integers past 64 bits in a path or a query are a
+422 naming the parameter (``web.deps.MatchId``, ``Int64``); the recorder's page and menu
+of an imported match holding an event it cannot read are a 409; a score sheet PDF with
+10,000-character names is printed with the names cut (``pdf_export.MAX_NAME``)."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from ledgers import BACKENDS, fresh_ledger
+from webtest_support import SAMPLES
+
+BIG = 2**63  # one past the largest integer a database column holds
+
+GETS = [
+    "/matches/{big}", "/matches/{big}/replay", "/matches/{mid}/replay?step={big}",
+    "/matches/{mid}/replay?step=0&seat={big}", "/matches?before={big}", "/matches?after={big}",
+    "/matches/{big}/sheet.csv", "/matches/{big}/whatif", "/matches/{mid}/whatif?target={big}",
+    "/matches/{big}/record", "/matches/{big}/record/panel",
+    "/api/matches/{big}", "/api/matches/{big}/events", "/api/matches/{mid}/events?after={big}",
+    "/api/matches?offset={big}", "/api/matches/{big}/scoresheet",
+    "/api/matches/{big}/analysis?deal=1", "/api/matches/{mid}/analysis?deal={big}",
+    "/api/matches/{big}/whatif?rules=domena", "/api/matches/{big}/menu",
+    "/api/matches/{big}/replay?step=0", "/api/matches/{mid}/replay?step={big}",
+]
+
+
+def _import(url: str, obj: dict[str, Any], folder: Path) -> int:
+    from ledger.store.db import open_db, writing
+    from ledger.store.importer import import_file
+
+    path = folder / f"m{len(list(folder.iterdir()))}.json"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    engine = open_db(url, migrate=True)
+    try:
+        with writing(engine) as session:
+            got = list(import_file(session, str(path)))
+    finally:
+        engine.dispose()
+    assert got[0].id is not None
+    return got[0].id
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def ledger(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[tuple[TestClient, dict[str, int]]]:
+    from web.app import create_app
+
+    folder = tmp_path_factory.mktemp("bad-input")
+    with fresh_ledger(request.param, folder) as url:
+        sample = json.loads((SAMPLES / "domena-2.json").read_text(encoding="utf-8"))
+        unread = json.loads(json.dumps(sample))
+        unread["events"][5] = {"type": "play", "seat": 0, "tile": "zz"}
+        files = tmp_path_factory.mktemp("files")
+        ids = {"clean": _import(url, sample, files), "unread": _import(url, unread, files)}
+        with TestClient(create_app(url), raise_server_exceptions=False) as client:
+            ids["live"] = client.post("/api/matches", json={
+                "table": {"rules": "domena"}, "seats": ["Ali", "Omar"]}).json()["id"]
+            yield client, ids
+
+
+@pytest.mark.parametrize("path", GETS)
+def test_integers_past_64_bits_are_422(ledger: tuple[TestClient, dict[str, int]],
+                                       path: str) -> None:
+    client, ids = ledger
+    res = client.get(path.format(big=BIG, mid=ids["clean"]))
+    assert res.status_code == 422, res.text[:300]
+    assert "9223372036854775807" in res.text  # the limit, with the parameter it bounds
+
+
+def test_an_event_for_a_match_past_64_bits_is_422(ledger: tuple[TestClient, dict[str, int]]
+                                                  ) -> None:
+    client, _ = ledger
+    res = client.post(f"/api/matches/{BIG}/events", json={"expected_seq": 0, "event": {}})
+    assert res.status_code == 422
+    assert res.json()["detail"][0]["loc"] == ["path", "match_id"]
+
+
+@pytest.mark.parametrize("path", ["/matches/{id}/record", "/matches/{id}/record/panel",
+                                  "/api/matches/{id}/menu"])
+@pytest.mark.parametrize("which", ["unread", "clean"])
+def test_the_recorder_of_an_imported_match_is_409(ledger: tuple[TestClient, dict[str, int]],
+                                                  path: str, which: str) -> None:
+    client, ids = ledger
+    res = client.get(path.format(id=ids[which]))
+    assert res.status_code == 409
+    assert f"match {ids[which]} was imported from a file" in res.text.lower()
+    assert client.get(path.format(id=ids["live"])).status_code == 200
+
+
+def test_a_sheet_pdf_with_10000_character_names(ledger: tuple[TestClient, dict[str, int]],
+                                                tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from ledger.exports.pdf_export import MAX_NAME
+
+    client, _ = ledger
+    url = str(client.app.state.engine.url.render_as_string(hide_password=False))  # type: ignore[attr-defined]
+    obj = json.loads((SAMPLES / "domena-2.json").read_text(encoding="utf-8"))
+    obj["seats"] = ["A" * 10_000, "ب" * 10_000]
+    match_id = _import(url, obj, tmp_path)
+    for lang in ("en", "ar"):
+        res = client.get(f"/matches/{match_id}/sheet.pdf?lang={lang}")
+        assert res.status_code == 200 and res.headers["content-type"] == "application/pdf"
+        text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(res.content)).pages)
+        assert "A" * (MAX_NAME - 1) + "…" in text and "A" * MAX_NAME not in text

@@ -1,0 +1,124 @@
+"""Issue 19: a database that cannot be used answers 503 with a sentence, in English and
+Arabic: a page for pages, JSON for /api (``web/db_faults.py``), never a bare 500.
+
+The faults are the databases' own: SQLite refusing writes (``query_only``, the error of
+a read-only file) or new pages (``max_page_count``: "database or disk is full"), its
+file removed; PostgreSQL in read-only transactions, its schema dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from ledgers import BACKENDS, fresh_ledger
+from sqlalchemy import event, text
+
+READ_ONLY_AR = "للقراءة فقط"
+MISSING_AR = "جداولها"
+NEW_MATCH = {"table": {"rules": "domena"}, "seats": ["Ali", "Omar"]}
+
+
+@pytest.fixture(params=BACKENDS)
+def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    from ledger.store.db import open_db
+
+    with fresh_ledger(request.param, tmp_path) as url:
+        open_db(url, migrate=True).dispose()
+        yield request.param, url
+
+
+def _client(url: str) -> TestClient:
+    from web.app import create_app
+
+    return TestClient(create_app(url), raise_server_exceptions=False)
+
+
+def _on_connect(client: TestClient, sql: Callable[[Any], str]) -> None:
+    """Every new connection of the app runs ``sql(dbapi_connection)`` (the pool is emptied)."""
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+
+    def run(dbapi: Any, _record: Any) -> None:
+        cur = dbapi.cursor()
+        cur.execute(sql(dbapi))
+        cur.close()
+
+    event.listen(engine, "connect", run)
+    engine.dispose()
+
+
+def _unavailable(res: Any, cause: str) -> dict[str, Any]:
+    assert res.status_code == 503, res.text[:500]
+    body: dict[str, Any] = res.json()["error"]
+    assert body["code"] == "database-unavailable" and body["cause"] == cause
+    assert "Traceback" not in res.text and "sqlite3" not in res.text
+    return body
+
+
+def test_a_read_only_database(ledger: tuple[str, str]) -> None:
+    backend, url = ledger
+    if backend == "postgres":
+        url += "%20-cdefault_transaction_read_only%3Don"
+    with _client(url) as client:
+        if backend == "sqlite":
+            _on_connect(client, lambda _: "PRAGMA query_only = ON")
+        assert client.get("/matches").status_code == 200  # reading still works
+        body = _unavailable(client.post("/api/matches", json=NEW_MATCH), "read-only")
+        assert body["message"].startswith("The ledger's database is read-only")
+        assert READ_ONLY_AR in body["message_worded"] or "read-only" in body["message_worded"]
+        res = client.post("/record?lang=ar", data={"preset": "domena", "seats": "2",
+                                                   "name": ["Ali", "Omar"]})
+        assert res.status_code == 503 and res.headers["content-type"].startswith("text/html")
+        assert READ_ONLY_AR in res.text and 'dir="rtl"' in res.text
+        res = client.post("/record?lang=en", data={"preset": "domena", "seats": "2",
+                                                  "name": ["Ali", "Omar"]})
+        assert res.status_code == 503 and "is read-only just now" in res.text
+
+
+def test_a_full_disk(tmp_path: Path) -> None:
+    from ledger.store.db import open_db
+
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    open_db(url, migrate=True).dispose()
+    with _client(url) as client:
+        def cap(dbapi: Any) -> str:  # no page past those the file has now
+            pages = dbapi.execute("PRAGMA page_count").fetchone()[0]
+            return f"PRAGMA max_page_count = {pages}"
+
+        _on_connect(client, cap)
+        codes = []
+        for _ in range(300):
+            res = client.post("/api/matches", json={**NEW_MATCH, "seats": ["A" * 3000, "B"]})
+            codes.append(res.status_code)
+            if res.status_code != 201:
+                break
+        body = _unavailable(res, "disk-full")
+        assert "disk is full" in body["message"]
+        assert set(codes[:-1]) <= {201}
+        assert client.get("/matches").status_code == 200
+
+
+def test_a_dropped_database(ledger: tuple[str, str], tmp_path: Path) -> None:
+    backend, url = ledger
+    with _client(url) as client:
+        assert client.get("/matches").status_code == 200
+        engine = client.app.state.engine  # type: ignore[attr-defined]
+        if backend == "sqlite":
+            engine.dispose()
+            (tmp_path / "ledger.db").unlink()
+        else:
+            with engine.connect() as conn:
+                schema = conn.execute(text("SELECT current_schema()")).scalar()
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+                conn.commit()
+        res = client.get("/matches?lang=ar")
+        assert res.status_code == 503 and MISSING_AR in res.text
+        res = client.get("/matches?lang=en")
+        assert res.status_code == 503
+        assert "The ledger is not available" in res.text and "tables are gone" in res.text
+        body = _unavailable(client.get("/api/matches"), "missing")
+        assert json.dumps(body)  # a JSON answer, whole

@@ -1,0 +1,87 @@
+"""Issue 19: ``domino-ledger serve --workers N`` runs N server processes on one port, and
+they end with their supervisor even when it is killed with ``kill -9``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from webtest_support import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z")
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_two_workers_serve_and_end_with_their_supervisor(tmp_path: Path) -> None:
+    port = free_port()
+    cli = Path(sys.executable).parent / "domino-ledger"
+    server = subprocess.Popen([str(cli), "serve", "--workers", "2", "--port", str(port),
+                               "--db", f"sqlite:///{tmp_path / 'ledger.db'}"], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/matches", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "serve --workers 2 did not answer"
+            time.sleep(0.2)
+        while len(workers) < 2 and time.monotonic() < deadline:
+            workers = [p for p in _children(server.pid)
+                       if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+            time.sleep(0.2)
+        assert len(workers) == 2, workers
+        for _ in range(6):  # both answer (the kernel hands connections to either)
+            assert httpx.get(f"http://127.0.0.1:{port}/api/matches").status_code == 200
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+        deadline = time.monotonic() + 5
+        while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(p) for p in workers), "server processes outlive their supervisor"
+    finally:
+        server.kill()
+        server.wait(10)
+        for p in workers:
+            if _alive(p):
+                os.kill(p, signal.SIGKILL)
+
+
+def test_workers_must_be_one_or_more(capsys: pytest.CaptureFixture[str]) -> None:
+    from web.cli import build_full_parser
+
+    with pytest.raises(SystemExit):
+        build_full_parser().parse_args(["serve", "--workers", "0"])
+    assert "--workers must be 1 or more" in capsys.readouterr().err
+    assert build_full_parser().parse_args(["serve"]).workers is None  # the cores

@@ -1,0 +1,85 @@
+"""What the import page says about an upload: counts of every match, details of the first.
+
+An upload may hold any number of matches (100,000 lines of ``{}`` fit in 329 bytes of
+gzip), so the page never grows with it: every match is counted, but only the first
+``SHOWN`` are shown, each with at most ``FINDINGS`` of its findings. The records are
+read, audited and stored one by one (``import_records``); nothing of a match is kept
+once it is counted, unless it is one of those shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from sqlmodel import Session
+
+from ledger.findings import Finding
+from ledger.formats.reader import MatchRecord
+from ledger.i18n import Language
+from ledger.store.importer import Imported, import_records
+from web.wording import record_findings, reworded
+
+SHOWN = 50      # matches shown with their findings
+FINDINGS = 20   # findings shown per match
+
+
+@dataclass(frozen=True, slots=True)
+class Reported:
+    """One match of an import report: what became of it, and its findings to word."""
+
+    result: Imported
+    findings: tuple[Finding, ...]   # the first FINDINGS of them
+    more: int                       # findings not shown
+    error: str | None               # why it was not stored, in the reader's language
+
+
+@dataclass
+class ImportReport:
+    """The counts of an upload's matches and the first ``SHOWN`` of them in detail."""
+
+    read: int = 0
+    stored: int = 0
+    new: int = 0
+    faulty: int = 0
+    shown: list[Reported] = field(default_factory=list)
+
+    @property
+    def hidden(self) -> int:
+        return self.read - len(self.shown)
+
+    def count(self, got: Imported) -> None:
+        self.read += 1
+        self.stored += got.id is not None
+        self.new += got.new
+        self.faulty += not got.ok
+
+
+def _reported(got: Imported, record: MatchRecord | None, lang: Language) -> Reported:
+    stored = tuple(Finding.from_dict(f) for f in got.findings)
+    if stored and record is not None and lang.code != "en":
+        # The import keeps English sentences; the record's own audit gives their wording.
+        stored = reworded(stored, record_findings(record))
+    error = got.error
+    if error is not None and stored and error == stored[0].message:
+        error = lang.finding(stored[0])
+    return Reported(got, stored[:FINDINGS], max(0, len(stored) - FINDINGS), error)
+
+
+def import_report(session: Session, records: Iterator[MatchRecord],
+                  lang: Language) -> ImportReport:
+    """Import every record (each in its own transaction) and report on them."""
+    last: list[MatchRecord] = []
+
+    def kept(source: Iterator[MatchRecord]) -> Iterator[MatchRecord]:
+        for rec in source:  # import_records takes one record and yields what became of it
+            last[:] = [rec]
+            yield rec
+
+    report = ImportReport()
+    for got in import_records(session, kept(records)):
+        report.count(got)
+        if len(report.shown) < SHOWN:
+            report.shown.append(_reported(got, last[0] if last else None, lang))
+        last.clear()
+    return report
