@@ -24,7 +24,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import URL, Connection, make_url
 from sqlmodel import Session
 
 from ledger.store.errors import SchemaOutOfDate, StoreError
@@ -57,7 +57,7 @@ def is_sqlite(bind: Engine | Connection) -> bool:
 def make_engine(url: str | None = None) -> Engine:
     """An engine for the URL (the parent folder of a SQLite file is created)."""
     url = resolve_url(url)
-    parsed = make_url(url)
+    parsed = parse_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database
         if database and database != ":memory:" and not database.startswith("file:"):
@@ -76,6 +76,37 @@ def make_engine(url: str | None = None) -> Engine:
                          f"postgresql+psycopg://..., not {parsed.drivername}://...")
     return create_engine(url, json_serializer=json_text, json_deserializer=orjson.loads,
                          pool_pre_ping=True)
+
+
+URL_FORMS = "sqlite:///PATH or postgresql+psycopg://USER@HOST/DATABASE"
+_DRIVERS = {"sqlite": ("pysqlite",), "postgresql": ("psycopg", "psycopg2")}
+
+
+def parse_url(url: str) -> URL:
+    """The URL of a ledger SQLite or PostgreSQL can hold; StoreError naming it otherwise.
+
+    Said here in one line: SQLAlchemy would go on to import a driver for any scheme and
+    fail with a traceback about a missing module.
+    """
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreError(f"{_shown(url)} is not a database URL: write {URL_FORMS}") from None
+    backend = parsed.get_backend_name()
+    if backend not in _DRIVERS or parsed.get_driver_name() not in _DRIVERS[backend]:
+        raise StoreError(f"the database URL {parsed.render_as_string(hide_password=True)} "
+                         f"names {parsed.drivername}, which the ledger does not run on: "
+                         f"write {URL_FORMS}")
+    return parsed
+
+
+def _shown(url: str) -> str:
+    """A URL as it may be printed: a password (``user:secret@``) hidden."""
+    import re
+
+    return repr(re.sub(r":[^/:@]*@", ":***@", url))
 
 
 def _sqlite_setup(engine: Engine, in_memory: bool) -> None:

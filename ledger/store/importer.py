@@ -43,6 +43,7 @@ from ledger.audit import AuditReport, audit_record
 from ledger.events import Event
 from ledger.findings import Finding
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
+from ledger.store import heads
 from ledger.store.db import json_text, write_connection
 from ledger.store.hashing import (
     content_hasher,
@@ -105,6 +106,11 @@ class Prepared:
     def size(self) -> int:
         """The number of event rows."""
         return len(self.hashes) // _HASH - 1
+
+    @property
+    def last_hash(self) -> bytes | None:
+        """The last row's hash (None: the match has no events)."""
+        return self.hashes[-_HASH:] if self.size else None
 
     @property
     def rows(self) -> list[Row]:
@@ -255,6 +261,8 @@ def store(session: Session, prep: Prepared) -> tuple[int, bool]:
         if match_id is not None and prep.size:
             _copy_rows(conn, match_id, prep)
             insert_model(conn, prep.model.for_match(match_id))
+        if match_id is not None:
+            heads.start(conn, match_id, prep.size, prep.last_hash)
     if match_id is None:  # stored before (or just now, by another import)
         existing = find(conn, prep.content_hash)
         session.rollback()
@@ -297,6 +305,7 @@ _SQLITE_EVENTS = (
     # value ->> n is SQLite 3.38's; json_extract gives the same values on older ones.
     f"value ->> {n}" if sqlite3.sqlite_version_info >= (3, 38) else
     f"json_extract(value, '$[{n}]')" for n in range(4)))
+_SQLITE_HEAD = "INSERT INTO match_heads (match_id, events, head_hash) VALUES (?, ?, ?)"
 _SQLITE_TOTALS = ("INSERT INTO player_totals (name, " + ", ".join(TOTALS) + ") VALUES (?, "
                   + ", ".join("?" * len(TOTALS)) + ") ON CONFLICT (name) DO UPDATE SET "
                   + ", ".join(f"{t} = player_totals.{t} + excluded.{t}" for t in TOTALS))
@@ -344,6 +353,8 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
             if totals:
                 statement = _SQLITE_TOTALS
                 cur.executemany(statement, totals)
+        statement = _SQLITE_HEAD
+        cur.execute(statement, (match_id, prep.size, prep.last_hash))
         return match_id
     except dbapi.Error as exc:  # as SQLAlchemy would raise it (callers catch those)
         raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc

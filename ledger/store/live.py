@@ -29,7 +29,7 @@ from ledger.events import Dealt, Event
 from ledger.findings import Finding, IllegalEvent
 from ledger.formats.wire import FORMAT, ParseError, parse_event, parse_header
 from ledger.rules import RulesError, make_rules
-from ledger.store import snapshots
+from ledger.store import heads, snapshots
 from ledger.store.db import write_connection
 from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
 from ledger.store.hashing import genesis
@@ -72,6 +72,7 @@ def start_match(session: Session, header: Mapping[str, Any]) -> int:
     conn = write_connection(session)
     match_id = int(conn.execute(insert(MATCHES).returning(MATCHES.c.id), [values])
                    .scalar_one())
+    heads.start(conn, match_id)
     session.commit()
     return match_id
 
@@ -143,6 +144,7 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     rows = chain_rows(prev, seq, _now(), items)
     # The events first: of two writers racing for this seq, the loser stops here.
     insert_rows(conn, match_id, rows)
+    heads.advance(conn, match_id, rows[-1].seq + 1, rows[-1].hash)
     if isinstance(ev, Dealt):
         snapshots.add(conn, match_id, seq, index, result.state)
     status = "complete" if result.state.phase == "ended" else "recording"
@@ -169,6 +171,7 @@ def _undo(session: Session, m: Any, header: Header, ev: Undo, seq: int, index: i
     conn = write_connection(session)
     rows = chain_rows(last.hash, seq, _now(), [(ev.event, "recorded", UNDO, payload_of(ev))])
     insert_rows(conn, m.id, rows)
+    heads.advance(conn, m.id, seq + 1, rows[-1].hash)
     # A snapshot of an undone deal no longer lies on the corrected line.
     conn.execute(delete(SNAPSHOTS).where(SNAPSHOTS.c.match_id == m.id,
                                          SNAPSHOTS.c.recorded_index >= ev.event))

@@ -79,6 +79,22 @@ class EventRow(SQLModel, table=True):
     hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
 
 
+class MatchHead(SQLModel, table=True):
+    """How many event rows a match has and the last one's hash (none: NULL).
+
+    Written with the events it counts, in their transaction; the database lets it only
+    move forward to an event that is there (migration 0004), so ``verify`` can tell a
+    match whose tail was removed from one that was never longer.
+    """
+
+    __tablename__ = "match_heads"
+
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), primary_key=True))
+    events: int
+    head_hash: bytes | None = Field(default=None,
+                                    sa_column=Column(LargeBinary(32), nullable=True))
+
+
 class DealRow(SQLModel, table=True):
     """One line of the score sheet: a deal as the rules scored it."""
 
@@ -158,6 +174,7 @@ def table(name: str) -> Table:
 
 MATCHES = table("matches")
 EVENTS = table("events")
+HEADS = table("match_heads")
 DEAL_ROWS = table("deal_rows")
 SUMMARIES = table("match_summaries")
 PLAYER_TOTALS = table("player_totals")

@@ -5,6 +5,10 @@ app's back (and a changed match header, which the chain starts from).
 Re-folding finds derived events or findings that the rules do not give for
 the recorded events any more: a derived row edited together with its hash
 chain, or an engine that changed its mind since the match was stored.
+The match's head (its event count and last hash, ``heads.py``) finds a tail
+removed, and the read models computed again from the events find a summary or
+score sheet row edited. A match that cannot be checked at all (a payload that
+is not JSON) is reported as that match's problem; the others are checked still.
 """
 
 from __future__ import annotations
@@ -14,17 +18,19 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 from sqlalchemy.engine import Connection
 
 from ledger.corrections import UNDO, Undo
 from ledger.engine import State, new_state, step
 from ledger.formats.reader import parse_match
 from ledger.rules import make_rules
+from ledger.store import readmodels
 from ledger.store.hashing import content_hash, event_hash, genesis, stamp
+from ledger.store.heads import Head, read_head
 from ledger.store.importer import prepare, safe_audit
 from ledger.store.mapper import Header, event_of, finding_json, match_object, payload_of
-from ledger.store.models import EVENTS, MATCHES
+from ledger.store.models import EVENTS, HEADS, MATCHES, SUMMARIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,18 +74,28 @@ def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
     q = select(MATCHES.c.id).order_by(MATCHES.c.id)
     if match_id is not None:
         q = q.where(MATCHES.c.id == match_id)
+    have = set(inspect(conn).get_table_names())  # a schema of before 0004 has no heads
     for mid in [r.id for r in conn.execute(q)]:
-        yield verify_match(conn, mid)
+        yield verify_match(conn, mid, heads=HEADS.name in have,
+                           read_models=SUMMARIES.name in have)
 
 
-def verify_match(conn: Connection, match_id: int) -> Verified:
+def verify_match(conn: Connection, match_id: int, heads: bool = True,
+                 read_models: bool = True) -> Verified:
     m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one()
-    header = Header.of_row(m)
     rows = list(conn.execute(
         select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
                EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash)
-        .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq)))
-    broken = _rehash(header, rows) or _refold(m, header, rows)
+        .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq, EVENTS.c.id)))
+    try:
+        header = Header.of_row(m)
+        head = read_head(conn, match_id) if heads else None
+        broken = (_rehash(header, rows) or (heads and _head_count(head, rows))
+                  or _payloads(rows) or _refold(m, header, rows) or _head_hash(head, rows)
+                  or (read_models and _read_models(conn, m, header)) or None)
+    except Exception as exc:  # one match that cannot be checked must not stop the others
+        broken = Broken("unreadable", "the match cannot be checked: "
+                        f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
     return Verified(match_id, len(rows), broken)
 
 
@@ -87,9 +103,13 @@ def _rehash(header: Header, rows: list[Any]) -> Broken | None:
     prev = genesis(header.canonical())
     for expected, r in enumerate(rows):
         where = {"seq": r.seq, "index": r.recorded_index, "type": r.type}
+        if r.seq < expected:
+            return Broken("duplicate-event", f"event {r.seq} is stored twice: a second row "
+                          "with its sequence number was added", **where)
         if r.seq != expected:
-            return Broken("missing-event", f"event {expected} is missing: the sequence jumps "
-                          f"from {expected - 1} to {r.seq}", **where)
+            jump = (f"the first event stored is {r.seq}" if expected == 0 else
+                    f"the sequence jumps from {expected - 1} to {r.seq}")
+            return Broken("missing-event", f"event {expected} is missing: {jump}", **where)
         if bytes(r.prev_hash) != prev:
             why = ("it does not follow from the match's header: the header was changed"
                    if expected == 0 else
@@ -103,6 +123,80 @@ def _rehash(header: Header, rows: list[Any]) -> Broken | None:
                           "changed after it was written", **where)
         prev = digest
     return None
+
+
+def _head_count(head: Head | None, rows: list[Any]) -> Broken | None:
+    """The events against the head written with them: a tail removed, or rows added."""
+    if head is None:
+        return Broken("head-missing", "the match has no head (its event count and last "
+                      "hash, written with its events): it was removed")
+    if len(rows) < head.events:
+        return Broken("truncated", f"the match's head counts {head.events} events but only "
+                      f"{len(rows)} are stored: events {len(rows)} to {head.events - 1} were "
+                      "removed", seq=len(rows))
+    if len(rows) > head.events:
+        r = rows[head.events]
+        return Broken("beyond-head", f"the match's head counts {head.events} events but "
+                      f"{len(rows)} are stored: the events from {head.events} on were added "
+                      "behind the ledger's back", r.seq, r.recorded_index, r.type)
+    return None
+
+
+def _head_hash(head: Head | None, rows: list[Any]) -> Broken | None:
+    # After the refold: a chain rewritten from some event on is named there, by the rules.
+    last = bytes(rows[-1].hash) if rows else None
+    if head is not None and last != head.hash:
+        return Broken("head-mismatch", "the last event's hash is not the one the match's "
+                      "head holds: the tail was rewritten", seq=len(rows) - 1 if rows else None)
+    return None
+
+
+def _payloads(rows: list[Any]) -> Broken | None:
+    """Every payload is JSON (an edited one that was hashed again may not be)."""
+    for r in rows:
+        try:
+            orjson.loads(r.payload)
+        except orjson.JSONDecodeError as exc:
+            return Broken("bad-payload", f"its payload is not JSON ({exc}): it was changed "
+                          "after it was written", r.seq, r.recorded_index, r.type)
+    return None
+
+
+def _read_models(conn: Connection, m: Any, header: Header) -> Broken | None:
+    """The summary and score sheet rows as stored against those the events give."""
+    want = readmodels.load(conn, m.id)
+    have = readmodels.stored(conn, m.id, header, m.ok)
+    if want is None or have is None:
+        if want is have:
+            return None
+        return Broken("read-model-mismatch", "match_summaries has no row for the match"
+                      if have is None else "match_summaries has a row for a match without "
+                      "events")
+    for key, value in want.summary.items():
+        stored = have.summary.get(key)
+        if _plain(stored) != _plain(value):
+            return Broken("read-model-mismatch", f"match_summaries.{key} holds {stored!r}, "
+                          f"the events give {value!r}")
+    deals = {d["deal"]: d for d in have.deals}
+    for d in want.deals:
+        row = deals.pop(d["deal"], None)
+        if row is None:
+            return Broken("read-model-mismatch", f"deal_rows lacks deal {d['deal']}",
+                          seq=d["seq"])
+        for key, value in d.items():
+            if _plain(row.get(key)) != _plain(value):
+                return Broken("read-model-mismatch", f"deal_rows.{key} of deal {d['deal']} "
+                              f"holds {row.get(key)!r}, the events give {value!r}",
+                              seq=d["seq"])
+    if deals:
+        return Broken("read-model-mismatch", f"deal_rows holds deal {min(deals)}, which "
+                      "the events do not score")
+    return None
+
+
+def _plain(value: object) -> object:
+    """A value as compared: a blob as bytes whatever the driver hands back."""
+    return bytes(value) if isinstance(value, (bytes, memoryview, bytearray)) else value
 
 
 def _refold(m: Any, header: Header, rows: list[Any]) -> Broken | None:

@@ -135,7 +135,7 @@ def test_a_cache_the_append_only_guards_leave_alone(stored: tuple[Engine, int, H
             guarded = {r[0] for r in c.execute(text(
                 "SELECT event_object_table FROM information_schema.triggers "
                 "WHERE trigger_schema = current_schema()"))}
-    assert guarded == {"events", "matches"}
+    assert guarded == {"events", "matches", "match_heads"}
     # ...so the cache's rows may be changed and dropped, while events still may not.
     sql(engine, "UPDATE analyses SET body = '{}' WHERE match_id = :m", m=match_id)
     assert _get(engine, match_id, 0, at, "v1") == {}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, inspect
+from sqlalchemy import Engine, inspect, select
 
 from ledger.store import db
 from ledger.store.models import SQLModel
@@ -15,7 +15,7 @@ from tests.store.helpers import count, import_path, matches
 from tests.store.test_rebuild_snapshots import _dump, _rebuild
 
 LEDGER_TABLES = {"matches", "events", "deal_rows", "match_summaries", "player_totals",
-                 "snapshots", "analyses"}
+                 "snapshots", "analyses", "match_heads"}
 
 
 def _tables(engine: Engine) -> set[str]:
@@ -113,10 +113,37 @@ def test_the_analyses_cache_comes_and_goes_alone(engine: Engine, corpus_file: Pa
     before, rows = _dump(engine), count(engine)
     # 0003 holds only the cache: below it the read models and the facts stay as they were.
     db.downgrade(engine, "0002")
-    assert _tables(engine) == LEDGER_TABLES - {"analyses"}
+    assert _tables(engine) == LEDGER_TABLES - {"analyses", "match_heads"}
     assert _dump(engine) == before and count(engine) == rows
     db.upgrade(engine)
     assert _tables(engine) == LEDGER_TABLES
     assert count(engine, ANALYSES) == 0  # a cache starts empty: worked out again when asked
     with engine.connect() as c:
         assert all(v.ok for v in verify(c))
+
+
+def test_0004_gives_every_stored_match_its_head(url: str, corpus_file: Path) -> None:
+    from ledger.store import live
+    from ledger.store.heads import read_head as read
+    from ledger.store.models import EVENTS, MATCHES
+
+    engine = db.make_engine(url)
+    try:
+        db.upgrade(engine)
+        import_path(engine, corpus_file)
+        with db.writing(engine) as s:
+            empty = live.start_match(s, {"table": {"rules": "domena"}, "seats": ["A", "B"]})
+        db.downgrade(engine, "0003")  # a ledger of before heads: then up, and they are filled
+        assert "match_heads" not in _tables(engine)
+        db.upgrade(engine)
+        with engine.connect() as c:
+            for mid in c.execute(select(MATCHES.c.id)).scalars():
+                last = c.execute(select(EVENTS.c.seq, EVENTS.c.hash)
+                                 .where(EVENTS.c.match_id == mid)
+                                 .order_by(EVENTS.c.seq.desc()).limit(1)).one_or_none()
+                want = (0, None) if last is None else (last.seq + 1, bytes(last.hash))
+                assert read(c, mid) == want
+            assert read(c, empty) == (0, None)
+            assert all(v.ok for v in verify(c))
+    finally:
+        engine.dispose()
