@@ -57,8 +57,9 @@ alike: an end is its number, whether a double lies there and whether its arm hol
 tile), a forced move not kept, only what follows it, a table sized by the machine
 (``NATIVE_SLOTS``), and both cores on each position: two threads share the table, one
 trying the first branchings' moves in reverse order (see ``_maxn.c``). A first deal
-(6-6 opens) takes 10-30 s of CPU, a later one more: its leader may open with any tile,
-and each double he holds opens a large tree of its own (``benchmarks/solver.py``).
+(6-6 opens) takes about 30 s of CPU (40 s with two threads on a busy machine, where they
+seldom run at once), a later one more: its leader may open with any tile, and each
+double he holds opens a large tree of its own (``benchmarks/solver.py``).
 
 Positions on their own (a prefix of a deal, or hands the caller supplies) and batches of
 them: ``ledger/analysis/positions.py``.
