@@ -21,7 +21,7 @@ from ledger.i18n.phrases import N_
 from ledger.rules import PRESETS
 from ledger.rules.base import Rules
 from ledger.store.mapper import Header
-from ledger.store.models import MATCHES, PLAYER_TOTALS, SUMMARIES
+from ledger.store.models import EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
 from ledger.store.readmodels import rules_of
 
 COUNT_CAP = 1_000
@@ -104,6 +104,8 @@ class Row:
     complete: bool
     teams: bool
     sides: tuple[tuple[str, bool], ...]   # each side's names and whether it won
+    partial: bool = False  # some hand or draw was not seen: rebuilt from one seat's view
+    live: bool = False     # being recorded at the table now
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +169,7 @@ def list_page(conn: Connection, f: Filters, before: int | None = None,
         # Nobody of that name ever played here (player_totals knows every name): no scan.
         return ListPage([], None, None, 0, False)
     conds = _conditions(conn, f)
-    cols = (MATCHES.c.id, MATCHES.c.preset, MATCHES.c.seats, MATCHES.c.options,
+    cols = (MATCHES.c.id, MATCHES.c.origin, MATCHES.c.preset, MATCHES.c.seats, MATCHES.c.options,
             MATCHES.c.status, MATCHES.c.ok,
             MATCHES.c.errors, MATCHES.c.warnings, _day().label("day"), SUMMARIES.c.deals,
             SUMMARIES.c.scores, SUMMARIES.c.winner, SUMMARIES.c.complete)
@@ -185,7 +187,8 @@ def list_page(conn: Connection, f: Filters, before: int | None = None,
         more_older = len(got) > limit
         got = got[:limit]
         more_newer = before is not None
-    rows = [_row(r) for r in got]
+    partial = _partial(conn, [r["id"] for r in got])
+    rows = [_row(r, r["id"] in partial) for r in got]
     if rows and more_newer:
         newer: int | None = rows[0].id
     else:
@@ -200,7 +203,18 @@ def list_page(conn: Connection, f: Filters, before: int | None = None,
     return ListPage(rows, newer, older, min(counted, COUNT_CAP), counted > COUNT_CAP)
 
 
-def _row(r: Any) -> Row:
+def _partial(conn: Connection, ids: list[int]) -> set[int]:
+    """Which of ``ids`` are partial records: a deal with a hand not seen (``null``) or a draw
+    whose tile was not seen (match-format.md, *Partial records*). Only a page's rows."""
+    if not ids:
+        return set()
+    q = (select(EVENTS.c.match_id).distinct()
+         .where(EVENTS.c.match_id.in_(ids), EVENTS.c.kind == "recorded",
+                EVENTS.c.type.in_(("deal", "draw")), EVENTS.c.payload.like("%null%")))
+    return {int(i) for i in conn.execute(q).scalars()}
+
+
+def _row(r: Any, partial: bool = False) -> Row:
     preset = PRESETS.get(r["preset"])
     seats = list(r["seats"])
     winner = r["winner"]
@@ -212,7 +226,8 @@ def _row(r: Any) -> Row:
         errors=r["errors"], warnings=r["warnings"], deals=r["deals"] or 0,
         scores=r["scores"], winner=winner,
         winner_name=seats[winner] if winner is not None and 0 <= winner < len(seats) else None,
-        complete=bool(r["complete"]), teams=teams, sides=_sides(rules, seats, winner))
+        complete=bool(r["complete"]), teams=teams, sides=_sides(rules, seats, winner),
+        partial=partial, live=r["origin"] == "live" and r["status"] == "recording")
 
 
 def _sides(rules: Rules | None, seats: list[str], winner: int | None
