@@ -215,15 +215,17 @@ def matches_page(request: Request, session: ReadSession, player: str | None = No
                  date_from: Annotated[str | None, Query(alias="from")] = None,
                  date_to: Annotated[str | None, Query(alias="to")] = None,
                  result: str | None = None, audit: str | None = None,
+                 sort: str | None = None, order: str | None = None,
                  before: Annotated[int | None, Query(ge=1)] = None,
-                 after: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
+                 after: Annotated[int | None, Query(ge=0)] = None,
+                 offset: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
     conn = session.connection()
     error = None
     try:
-        filters = Filters.of(player, table, date_from, date_to, result, audit)
+        filters = Filters.of(player, table, date_from, date_to, result, audit, sort, order)
     except BadFilter as exc:
         filters, error = Filters(player=player), request_language(request).word(exc.phrase)
-    page: ListPage = list_page(conn, filters, before=before, after=after)
+    page: ListPage = list_page(conn, filters, before=before, after=after, offset=offset)
 
     def link(**cursor: int | None) -> str:
         params = {**filters.query(), **{k: str(v) for k, v in cursor.items() if v is not None}}
