@@ -91,14 +91,22 @@ def swagger_file(name: str) -> Response:
     return FileResponse(_swagger_dir() / name, media_type=kind, headers=_CACHE)
 
 
+_BACK = ('<nav aria-label="domino-ledger" style="padding:.6rem 1.2rem;background:#1d3b2a;'
+         'font:600 1rem system-ui,sans-serif"><a id="back-to-app" href="/matches" '
+         'style="color:#e9f1ec;text-decoration:none">&larr; domino-ledger</a></nav>')
+
+
 @router.get("/docs")
 def docs() -> HTMLResponse:
-    return get_swagger_ui_html(
+    page = get_swagger_ui_html(
         openapi_url="/openapi.json", title="domino-ledger API",
         swagger_js_url="/static/vendor/swagger/swagger-ui-bundle.js",
         swagger_css_url="/static/vendor/swagger/swagger-ui.css",
         swagger_favicon_url="/static/favicon.svg",
         swagger_ui_parameters={"validatorUrl": None})
+    # Swagger's page has no way back to the app (issue 16): a bar above it has one.
+    html = bytes(page.body).decode().replace("<body>", "<body>" + _BACK, 1)
+    return HTMLResponse(html)
 
 
 def install(app: FastAPI) -> None:
