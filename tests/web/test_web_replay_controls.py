@@ -136,3 +136,15 @@ def test_a_point_of_the_analysis_chart_opens_its_move(page: Any, server: Server)
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_function(
         f"() => document.getElementById('replay').dataset.step === '{moves[3]}'")
+
+
+def test_the_analysis_button_opens_the_panel_and_brings_it_into_view(page: Any,
+                                                                     server: Server) -> None:
+    match = server.id_of("domena-2.json")
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"{server.url}/matches/{match}/replay?step=5")
+    page.click("#open-analysis")
+    page.wait_for_function("() => location.search.includes('analysis=1')")
+    page.wait_for_function("""() => { const r = document.getElementById('analysis-panel')
+                                        .getBoundingClientRect();
+                                      return r.top >= -1 && r.top < innerHeight; }""")

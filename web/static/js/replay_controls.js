@@ -2,7 +2,7 @@
 // - autoplay: ▶ steps forward at the chosen speed until the last step (or ❚❚);
 // - "Copy link": the address of the step and seat on screen (and the open Analysis panel);
 // - the Analysis panel's open state kept in the address (?analysis=1), so a reload or a
-//   shared link opens it again;
+//   shared link opens it again; "Analysis ↓" opens it and scrolls to it;
 // - a click on a point of a chart opens the step it stands for: the whole-match chart
 //   (each point carries its step) and the Analysis panel's chart (move k of the deal on
 //   the table: the k-th play, draw or pass of the event list);
@@ -166,6 +166,11 @@
     if (target.closest("#autoplay")) { playing ? stop() : start(); return; }
     const copy = target.closest("#copy-link");
     if (copy) copyLink(copy);
+    if (target.closest("#open-analysis") && panel) {
+      // The panel sits below the table: open it and bring it into view.
+      panel.open = true;
+      panel.scrollIntoView({ behavior: "smooth", block: "start" });
+    }
   });
   document.addEventListener("change", (ev) => {
     if (ev.target instanceof HTMLSelectElement && ev.target.id === "autoplay-speed") {
