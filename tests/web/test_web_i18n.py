@@ -146,7 +146,8 @@ def verbatim(server: Server) -> set[str]:
 
 
 def get(client: httpx.Client, path: str, headers: dict[str, str]) -> Page:
-    res = client.get(path, headers=headers)
+    # A step out of range is the first or the last (a redirect): the page it opens.
+    res = client.get(path, headers=headers, follow_redirects=True)
     assert res.status_code < 500, (path, res.text[:500])
     return Page(res.text)
 
@@ -236,10 +237,12 @@ def test_arabic_pages_leave_no_english_behind(client: httpx.Client, server: Serv
 
 
 def test_english_pages_carry_no_isolates(client: httpx.Client, server: Server) -> None:
-    # English is the templates themselves: nothing invisible is added to it.
+    # English is the templates themselves: nothing invisible is added to it but the
+    # isolates around right-to-left text (an Arabic name in an English sentence, issue 16).
+    around_rtl = re.compile("\u2068[^\u2066-\u2069]*[\u0590-\u08ff][^\u2066-\u2069]*\u2069")
     for path in _pages(server):
         res = client.get(path, headers=EN)
-        assert not ISOLATES.search(res.text), path
+        assert not ISOLATES.search(around_rtl.sub("", res.text)), path
 
 
 # --- findings: the sentence is translated, the code is not -------------------------------
