@@ -70,6 +70,7 @@ def _serious(page: Any) -> list[tuple[str, str, list[Any]]]:
 def test_every_page_fits_a_phone_and_passes_axe(page: Any, server: Server, width: int,
                                                  lang: str) -> None:
     page.set_viewport_size({"width": width, "height": 800})
+    page.set_default_timeout(60_000)  # eleven pages and axe, on a machine others share
     folder = SCREENSHOTS / "phones"
     folder.mkdir(parents=True, exist_ok=True)
     wide: dict[str, int] = {}
