@@ -67,7 +67,7 @@ def score_race(sheet: ScoreSheet, lang: Language = ENGLISH) -> dict[str, Any]:
                             "font": {"size": 11, "color": "#68706b"}})
     top = max([sheet.target or 0, *[v for t in data for v in t["y"] if v is not None]])
     layout = {
-        "margin": {"l": 48, "r": 16, "t": 12, "b": 44},
+        "margin": {"l": 48, "r": 16, "t": 12, "b": 84},
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
         "font": {"family": "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif",
@@ -76,8 +76,9 @@ def score_race(sheet: ScoreSheet, lang: Language = ENGLISH) -> dict[str, Any]:
                   "range": [-0.2, max(x) + 0.2], "gridcolor": "#ebe8df", "zeroline": False},
         "yaxis": {"title": {"text": lang.say("Points")}, "range": [0, top * 1.08 + 1],
                   "gridcolor": "#ebe8df", "zeroline": False},
-        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1,
-                   "xanchor": "right"},
+        # Under the plot: Plotly's toolbar sits over the top right corner (issue 16).
+        "legend": {"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0,
+                   "xanchor": "left"},
         "shapes": shapes,
         "annotations": annotations,
         "hovermode": "closest",

@@ -22,6 +22,14 @@ from web.wording import record_findings, reworded
 
 SHOWN = 50      # matches shown with their findings
 FINDINGS = 20   # findings shown per match
+# A part of the file no match could be read from is said as what it is, not as a match.
+UNREAD = ("bad-json", "line-too-long")
+
+
+def is_unread(got: Imported) -> bool:
+    """Nothing of a match could be read there: not JSON, or a line past the reader's cap."""
+    return got.id is None and got.error is not None and (
+        not got.findings or (len(got.findings) == 1 and got.findings[0]["code"] in UNREAD))
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +40,7 @@ class Reported:
     findings: tuple[Finding, ...]   # the first FINDINGS of them
     more: int                       # findings not shown
     error: str | None               # why it was not stored, in the reader's language
+    unread: bool = False            # no match could be read there (``is_unread``)
 
 
 @dataclass
@@ -39,6 +48,7 @@ class ImportReport:
     """The counts of an upload's matches and the first ``SHOWN`` of them in detail."""
 
     read: int = 0
+    unread: int = 0
     stored: int = 0
     new: int = 0
     faulty: int = 0
@@ -46,9 +56,12 @@ class ImportReport:
 
     @property
     def hidden(self) -> int:
-        return self.read - len(self.shown)
+        return self.read + self.unread - len(self.shown)
 
     def count(self, got: Imported) -> None:
+        if is_unread(got):
+            self.unread += 1
+            return
         self.read += 1
         self.stored += got.id is not None
         self.new += got.new
@@ -63,7 +76,8 @@ def _reported(got: Imported, record: MatchRecord | None, lang: Language) -> Repo
     error = got.error
     if error is not None and stored and error == stored[0].message:
         error = lang.finding(stored[0])
-    return Reported(got, stored[:FINDINGS], max(0, len(stored) - FINDINGS), error)
+    return Reported(got, stored[:FINDINGS], max(0, len(stored) - FINDINGS), error,
+                    is_unread(got))
 
 
 def import_report(session: Session, records: Iterator[MatchRecord],

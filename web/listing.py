@@ -12,16 +12,18 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import String, and_, cast, exists, func, literal_column, select, text
+import orjson
+from sqlalchemy import String, and_, case, cast, exists, func, literal_column, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
 from ledger.i18n import Phrase
 from ledger.i18n.phrases import N_
+from ledger.names import matching
 from ledger.rules import PRESETS
 from ledger.rules.base import Rules
 from ledger.store.mapper import Header
-from ledger.store.models import MATCHES, PLAYER_TOTALS, SUMMARIES
+from ledger.store.models import EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
 from ledger.store.readmodels import rules_of
 
 COUNT_CAP = 1_000
@@ -47,10 +49,13 @@ class Filters:
     date_to: date | None = None
     result: str | None = None
     audit: str | None = None
+    sort: str | None = None   # a key of SORTS (None: newest first, by id)
+    ascending: bool = False
 
     @staticmethod
     def of(player: str | None, table: str | None, date_from: str | None, date_to: str | None,
-           result: str | None, audit: str | None) -> Filters:
+           result: str | None, audit: str | None, sort: str | None = None,
+           order: str | None = None) -> Filters:
         return Filters(
             player=(player or "").strip() or None,
             table=table if table in PRESETS else None,
@@ -58,19 +63,40 @@ class Filters:
             date_to=_date(date_to, "to"),
             result=result if result in RESULTS else None,
             audit=audit if audit in AUDITS else None,
+            sort=sort if sort in SORTS and sort != "id" or sort == "id" and order == "asc"
+            else None,
+            ascending=order == "asc",
         )
 
     def query(self) -> dict[str, str]:
-        """The filters as URL parameters (only those set)."""
+        """The filters and the order as URL parameters (only those set)."""
         out = {"player": self.player, "table": self.table,
                "from": self.date_from.isoformat() if self.date_from else None,
                "to": self.date_to.isoformat() if self.date_to else None,
-               "result": self.result, "audit": self.audit}
+               "result": self.result, "audit": self.audit, "sort": self.sort,
+               "order": ("asc" if self.ascending else "desc") if self.sort else None}
         return {k: v for k, v in out.items() if v}
 
     @property
     def any(self) -> bool:
-        return bool(self.query())
+        """Whether some filter is set (an order alone filters nothing)."""
+        return bool({k for k in self.query() if k not in ("sort", "order")})
+
+    def sorted_by(self, key: str) -> dict[str, str]:
+        """The URL parameters that order the list by column ``key``: the column's first
+        order, or the other one if the list is ordered by it already."""
+        current = self.sort or "id"
+        first_asc = key in ("table", "players")  # words A to Z; numbers and days high first
+        asc = not self.ascending if current == key else first_asc
+        params = {k: v for k, v in self.query().items() if k not in ("sort", "order")}
+        if key == "id" and not asc:
+            return params  # the list's own order
+        return {**params, "sort": key, "order": "asc" if asc else "desc"}
+
+    def aria_sort(self, key: str) -> str | None:
+        if (self.sort or "id") != key:
+            return None
+        return "ascending" if self.ascending else "descending"
 
 
 def _date(value: str | None, which: str) -> date | None:
@@ -104,6 +130,8 @@ class Row:
     complete: bool
     teams: bool
     sides: tuple[tuple[str, bool], ...]   # each side's names and whether it won
+    partial: bool = False  # some hand or draw was not seen: rebuilt from one seat's view
+    live: bool = False     # being recorded at the table now
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +141,23 @@ class ListPage:
     older: int | None      # ?before= of the page after (older matches), if any
     count: int             # matches that pass the filters, up to COUNT_CAP
     capped: bool
+    # Ordered by another column than the id, pages are counted (``?offset=``): the
+    # offsets of the page before and the page after, if any.
+    earlier: int | None = None
+    later: int | None = None
+
+    @property
+    def newer_params(self) -> dict[str, int] | None:
+        """The URL parameters of the page before this one (None: this is the first)."""
+        if self.earlier is not None:
+            return {"offset": self.earlier}
+        return None if self.newer is None else {"after": self.newer}
+
+    @property
+    def older_params(self) -> dict[str, int] | None:
+        if self.later is not None:
+            return {"offset": self.later}
+        return None if self.older is None else {"before": self.older}
 
 
 def _day() -> ColumnElement[Any]:
@@ -122,20 +167,47 @@ def _day() -> ColumnElement[Any]:
                        1, 10)
 
 
-def _player(conn: Connection, name: str) -> ColumnElement[bool]:
+def _top_score(conn: Connection) -> ColumnElement[Any]:
+    """The highest score of the match (its sides' scores are a JSON list of up to four)."""
     if conn.dialect.name == "postgresql":
-        return text("CAST(matches.seats AS jsonb) ? :player").bindparams(  # type: ignore[return-value]
-            player=name)
-    # A LIKE over the stored JSON first (cheap), then the exact test on what passes it.
-    quoted = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    pattern = "%" + quoted.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%"
+        return func.greatest(*[text(f"COALESCE((CAST(match_summaries.scores AS jsonb) ->> {i})"
+                                    "::int, -1)") for i in range(4)])
+    return func.max(*[func.coalesce(func.json_extract(SUMMARIES.c.scores, f"$[{i}]"), -1)
+                      for i in range(4)])
+
+
+def _sort_keys(conn: Connection, key: str) -> list[ColumnElement[Any]]:
+    """What the list is ordered by for column ``key`` (the id last, to break ties)."""
+    result = case((and_(SUMMARIES.c.complete.is_(True), SUMMARIES.c.winner.is_not(None)), 2),
+                  (SUMMARIES.c.complete.is_(True), 1), else_=0)
+    keys: dict[str, list[ColumnElement[Any]]] = {
+        "date": [_day()], "table": [MATCHES.c.preset],
+        "players": [cast(MATCHES.c.seats, String)],
+        "deals": [func.coalesce(SUMMARIES.c.deals, 0)], "score": [_top_score(conn)],
+        "result": [result], "audit": [MATCHES.c.ok, -MATCHES.c.errors, -MATCHES.c.warnings],
+    }
+    return keys.get(key, [])
+
+
+def _players(conn: Connection, names: list[str]) -> ColumnElement[bool]:
+    """A match one of ``names`` played in (the names the typed text finds)."""
+    if conn.dialect.name == "postgresql":
+        return text("CAST(matches.seats AS jsonb) ?| CAST(:players AS text[])").bindparams(  # type: ignore[return-value]
+            players=names)
     each = func.json_each(MATCHES.c.seats).table_valued("value")
-    return and_(cast(MATCHES.c.seats, String).like(pattern, escape="!"),
-                exists(select(literal_column("1")).select_from(each)
-                       .where(each.c.value == name)))
+    wanted = func.json_each(orjson.dumps(names).decode()).table_valued("value")
+    return exists(select(literal_column("1")).select_from(each)
+                  .where(each.c.value.in_(select(wanted.c.value))))
 
 
-def _conditions(conn: Connection, f: Filters) -> list[ColumnElement[bool]]:
+def found_names(conn: Connection, typed: str) -> list[str]:
+    """The players' names ``typed`` finds: part of a name, case, accents and the Arabic
+    letters written either way folded (``ledger.names``). player_totals knows every name."""
+    return matching(typed, conn.execute(select(PLAYER_TOTALS.c.name)).scalars())
+
+
+def _conditions(conn: Connection, f: Filters, names: list[str] | None = None
+                ) -> list[ColumnElement[bool]]:
     conds: list[ColumnElement[bool]] = []
     if f.table:
         conds.append(MATCHES.c.preset == f.table)
@@ -152,26 +224,31 @@ def _conditions(conn: Connection, f: Filters) -> list[ColumnElement[bool]]:
     elif f.result == "unfinished":
         conds.append(SUMMARIES.c.complete.is_not(True))
     if f.player:
-        conds.append(_player(conn, f.player))
+        conds.append(_players(conn, names if names is not None else found_names(conn, f.player)))
     return conds
 
 
+SORTS = ("id", "date", "table", "players", "deals", "score", "result", "audit")
+
 _FROM = MATCHES.outerjoin(SUMMARIES, SUMMARIES.c.match_id == MATCHES.c.id)
+_COLS = (MATCHES.c.id, MATCHES.c.origin, MATCHES.c.preset, MATCHES.c.seats, MATCHES.c.options,
+         MATCHES.c.status, MATCHES.c.ok, MATCHES.c.errors, MATCHES.c.warnings,
+         _day().label("day"), SUMMARIES.c.deals, SUMMARIES.c.scores, SUMMARIES.c.winner,
+         SUMMARIES.c.complete)
 
 
 def list_page(conn: Connection, f: Filters, before: int | None = None,
-              after: int | None = None, limit: int = 50) -> ListPage:
-    """One page, newest first: ids below ``before``, or the page just above ``after``."""
-    if f.player and conn.execute(select(PLAYER_TOTALS.c.name).where(
-            PLAYER_TOTALS.c.name == f.player)).first() is None:
+              after: int | None = None, limit: int = 50, offset: int = 0) -> ListPage:
+    """One page, newest first: ids below ``before``, or the page just above ``after``;
+    ordered by another column (``f.sort``), the page at ``offset``."""
+    names = found_names(conn, f.player) if f.player else None
+    if names is not None and not names:
         # Nobody of that name ever played here (player_totals knows every name): no scan.
         return ListPage([], None, None, 0, False)
-    conds = _conditions(conn, f)
-    cols = (MATCHES.c.id, MATCHES.c.preset, MATCHES.c.seats, MATCHES.c.options,
-            MATCHES.c.status, MATCHES.c.ok,
-            MATCHES.c.errors, MATCHES.c.warnings, _day().label("day"), SUMMARIES.c.deals,
-            SUMMARIES.c.scores, SUMMARIES.c.winner, SUMMARIES.c.complete)
-    q = select(*cols).select_from(_FROM).where(*conds)
+    conds = _conditions(conn, f, names)
+    q = select(*_COLS).select_from(_FROM).where(*conds)
+    if f.sort is not None:
+        return _sorted_page(conn, f, q, conds, limit, max(0, offset))
     if after is not None:
         got = list(conn.execute(q.where(MATCHES.c.id > after)
                                 .order_by(MATCHES.c.id.asc()).limit(limit + 1)).mappings())
@@ -185,22 +262,51 @@ def list_page(conn: Connection, f: Filters, before: int | None = None,
         more_older = len(got) > limit
         got = got[:limit]
         more_newer = before is not None
-    rows = [_row(r) for r in got]
-    if rows and more_newer:
-        newer: int | None = rows[0].id
-    else:
-        newer = None
+    rows = _rows(conn, got)
+    newer = rows[0].id if rows and more_newer else None
     older = rows[-1].id if rows and more_older else None
+    count, capped = _count(conn, conds)
+    return ListPage(rows, newer, older, count, capped)
+
+
+def _sorted_page(conn: Connection, f: Filters, q: Any, conds: list[ColumnElement[bool]],
+                 limit: int, offset: int) -> ListPage:
+    keys = [*_sort_keys(conn, f.sort or "id"), MATCHES.c.id]
+    order = [k.asc() if f.ascending else k.desc() for k in keys]
+    got = list(conn.execute(q.order_by(*order).limit(limit + 1).offset(offset)).mappings())
+    rows = _rows(conn, got[:limit])
+    count, capped = _count(conn, conds)
+    return ListPage(rows, None, None, count, capped,
+                    earlier=max(0, offset - limit) if offset > 0 else None,
+                    later=offset + limit if len(got) > limit else None)
+
+
+def _count(conn: Connection, conds: list[ColumnElement[bool]]) -> tuple[int, bool]:
     if not conds:  # the whole ledger: one index scan counts it exactly
-        counted = int(conn.execute(select(func.count()).select_from(MATCHES)).scalar_one())
-        return ListPage(rows, newer, older, counted, False)
+        return int(conn.execute(select(func.count()).select_from(MATCHES)).scalar_one()), False
     counted = int(conn.execute(select(func.count()).select_from(
         select(literal_column("1")).select_from(_FROM).where(*conds).limit(COUNT_CAP + 1)
         .subquery())).scalar_one())
-    return ListPage(rows, newer, older, min(counted, COUNT_CAP), counted > COUNT_CAP)
+    return min(counted, COUNT_CAP), counted > COUNT_CAP
 
 
-def _row(r: Any) -> Row:
+def _rows(conn: Connection, got: list[Any]) -> list[Row]:
+    partial = _partial(conn, [r["id"] for r in got])
+    return [_row(r, r["id"] in partial) for r in got]
+
+
+def _partial(conn: Connection, ids: list[int]) -> set[int]:
+    """Which of ``ids`` are partial records: a deal with a hand not seen (``null``) or a draw
+    whose tile was not seen (match-format.md, *Partial records*). Only a page's rows."""
+    if not ids:
+        return set()
+    q = (select(EVENTS.c.match_id).distinct()
+         .where(EVENTS.c.match_id.in_(ids), EVENTS.c.kind == "recorded",
+                EVENTS.c.type.in_(("deal", "draw")), EVENTS.c.payload.like("%null%")))
+    return {int(i) for i in conn.execute(q).scalars()}
+
+
+def _row(r: Any, partial: bool = False) -> Row:
     preset = PRESETS.get(r["preset"])
     seats = list(r["seats"])
     winner = r["winner"]
@@ -212,7 +318,8 @@ def _row(r: Any) -> Row:
         errors=r["errors"], warnings=r["warnings"], deals=r["deals"] or 0,
         scores=r["scores"], winner=winner,
         winner_name=seats[winner] if winner is not None and 0 <= winner < len(seats) else None,
-        complete=bool(r["complete"]), teams=teams, sides=_sides(rules, seats, winner))
+        complete=bool(r["complete"]), teams=teams, sides=_sides(rules, seats, winner),
+        partial=partial, live=r["origin"] == "live" and r["status"] == "recording")
 
 
 def _sides(rules: Rules | None, seats: list[str], winner: int | None

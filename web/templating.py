@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from ledger.glossary import table_name
 from web.assets import STATIC_DIR as STATIC_DIR  # the static folder, as web.assets serves it
@@ -61,6 +62,7 @@ def _env() -> Environment:
     env.globals["match_title"] = match_title  # "Ali vs Omar" in a language
     env.filters["num"] = _num
     env.filters["source"] = source_label
+    env.filters["bdi"] = bdi
     return env
 
 
@@ -68,6 +70,12 @@ def _num(value: Any) -> str:
     """A number as SVG writes it: no trailing ".0"."""
     f = float(value)
     return str(int(f)) if f.is_integer() else f"{f:g}"
+
+
+def bdi(value: Any) -> Markup:
+    """A name or a list to put inside a sentence, isolated (``<bdi>``), so that an Arabic
+    name in an English sentence (or the reverse) does not reorder the words around it."""
+    return Markup("<bdi>{}</bdi>").format(value)
 
 
 def source_label(source: Any) -> str:

@@ -129,15 +129,16 @@ def swing_source(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict
 def _layout(steps: int, title: Text) -> dict[str, Any]:
     return {
         "title": {"text": _json(title), "font": {"size": 14}},
-        "margin": {"l": 48, "r": 16, "t": 40, "b": 44},
+        "margin": {"l": 48, "r": 16, "t": 40, "b": 84},
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
         "xaxis": {"title": {"text": _json(Phrase("Move"))}, "range": [-0.3, steps + 0.3],
                   "gridcolor": "#ebe8df", "zeroline": False},
         "yaxis": {"title": {"text": _json(Phrase("Points at the end of the deal"))},
                   "rangemode": "tozero", "gridcolor": "#ebe8df", "zeroline": False},
-        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1,
-                   "xanchor": "right"},
+        # Under the plot: Plotly's toolbar sits over the top right corner (issue 16).
+        "legend": {"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0,
+                   "xanchor": "left"},
         "hovermode": "closest",
     }
 

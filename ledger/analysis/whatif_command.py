@@ -115,6 +115,7 @@ def compared(record: MatchRecord, w: WhatIf, lang: Language) -> str:
         lines.append("  " + lang.say("under {table} the record stops at event {event}: "
                                      "{reason}", table=b.name_in(lang), event=w.stop.event,
                                      reason=Worded(lang.finding(w.stop))))
+    lines += ["  " + lang.word(said) for said in w.verdict(b.name_in(lang))]
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -14,17 +14,24 @@ catalogs are looked up in ``ledger.i18n.catalog``.
 
 In a right-to-left language every number, tile and verbatim text (a file name,
 a value from the record) is wrapped in a Unicode isolate, so that "6-3" stays
-"6-3" and a number does not jump to the other side of the Arabic around it.
+"6-3" and a number does not jump to the other side of the Arabic around it. In a
+left-to-right one, text holding right-to-left letters (an Arabic name) is isolated
+(FSI ... PDI), so that "علي 1-0 2-2; نور 6-6" keeps its order in an English sentence.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from string import Formatter
 from typing import Protocol
 
 LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"  # left-to-right / first-strong isolate, pop
+# Letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, NKo... and their
+# presentation forms): text holding one is isolated even in a left-to-right sentence.
+_ISOLATES = re.compile(f"[{LRI}{FSI}][^{PDI}]*{PDI}")  # what is isolated already
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 
 
 class Translator(Protocol):
@@ -183,6 +190,10 @@ def _value(name: str, value: object, tr: Translator, rtl: bool) -> str:
     text = str(value)
     if rtl:
         return (LRI if isinstance(value, int) else FSI) + text + PDI
+    if _RIGHT_TO_LEFT.search(_ISOLATES.sub("", text)):
+        # An Arabic name in an English sentence: isolated, or the bidi algorithm carries
+        # the numbers and tiles next to it over to its side ("10+ علي" for "علي +10").
+        return FSI + text + PDI
     return text
 
 

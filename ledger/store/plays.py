@@ -39,8 +39,9 @@ class StoredPlay:
 
 
 def stored_plays(conn: Connection, preset: str | None = None, player: str | None = None,
-                 page: int = PAGE) -> Iterator[StoredPlay]:
-    """Every stored match (of ``preset``, with ``player`` in a seat), oldest first."""
+                 page: int = PAGE, ok_only: bool = False) -> Iterator[StoredPlay]:
+    """Every stored match (of ``preset``, with ``player`` in a seat; with ``ok_only``, only
+    those whose audit found no error), oldest first."""
     after = 0
     while True:
         q = (select(MATCHES.c.id, MATCHES.c.preset, MATCHES.c.options, MATCHES.c.seats,
@@ -50,6 +51,8 @@ def stored_plays(conn: Connection, preset: str | None = None, player: str | None
              .where(MATCHES.c.id > after).order_by(MATCHES.c.id).limit(page))
         if preset is not None:
             q = q.where(MATCHES.c.preset == preset)
+        if ok_only:
+            q = q.where(MATCHES.c.ok.is_(True))
         rows = list(conn.execute(q))
         if not rows:
             return

@@ -87,7 +87,8 @@ def test_panel_next_mistake_by_key(page: Any, shot: Any, server: Server) -> None
     step = first.event + 1
     page.wait_for_selector(f'#replay[data-step="{step}"]')
     page.wait_for_selector(f'#analysis-panel[data-ready="{step}"]')
-    assert page.url.endswith(f"/replay?step={step}&seat={first.seat}")
+    # the open panel stays in the address (issue 16)
+    assert page.url.endswith(f"/replay?step={step}&seat={first.seat}&analysis=1")
     move = page.locator("#analysis-move")
     assert move.get_attribute("data-lost") == str(first.lost)
     assert "?" in move.locator(".blunder").inner_text()

@@ -264,8 +264,3 @@ def test_error_pages_are_readable(page: Any, shot: Any, server: Server) -> None:
     assert res is not None and res.status == 404
     assert "987654" in page.locator("main").inner_text()
     shot("missing-match")
-    match_id = server.id_of("domena-2.json")
-    res = page.goto(f"{server.url}/matches/{match_id}/replay?step=99999")
-    assert res is not None and res.status == 404
-    assert "99999" in page.locator("main").inner_text()
-    shot("step-out-of-range")

@@ -146,7 +146,8 @@ def verbatim(server: Server) -> set[str]:
 
 
 def get(client: httpx.Client, path: str, headers: dict[str, str]) -> Page:
-    res = client.get(path, headers=headers)
+    # A step out of range is the first or the last (a redirect): the page it opens.
+    res = client.get(path, headers=headers, follow_redirects=True)
     assert res.status_code < 500, (path, res.text[:500])
     return Page(res.text)
 
@@ -194,7 +195,7 @@ def _pages(server: Server) -> list[str]:
     return ["/matches", "/matches?table=domena&result=won", "/import", f"/matches/{faulty}",
             f"/matches/{fives}", f"/matches/{fives}/replay?step=30&seat=1",
             f"/matches/{faulty}/replay?step=14", "/glossary", "/glossary/domena",
-            "/matches/987654", f"/matches/{faulty}/replay?step=99999", "/no/such/page"]
+            "/matches/987654", "/matches/987654/replay?step=3", "/no/such/page"]
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
@@ -236,10 +237,12 @@ def test_arabic_pages_leave_no_english_behind(client: httpx.Client, server: Serv
 
 
 def test_english_pages_carry_no_isolates(client: httpx.Client, server: Server) -> None:
-    # English is the templates themselves: nothing invisible is added to it.
+    # English is the templates themselves: nothing invisible is added to it but the
+    # isolates around right-to-left text (an Arabic name in an English sentence, issue 16).
+    around_rtl = re.compile("\u2068[^\u2066-\u2069]*[\u0590-\u08ff][^\u2066-\u2069]*\u2069")
     for path in _pages(server):
         res = client.get(path, headers=EN)
-        assert not ISOLATES.search(res.text), path
+        assert not ISOLATES.search(around_rtl.sub("", res.text)), path
 
 
 # --- findings: the sentence is translated, the code is not -------------------------------
@@ -305,16 +308,12 @@ def test_import_errors_in_arabic(server: Server) -> None:
     (reason,) = page.text_of("finding")
     assert reason.startswith("لم تُخزَّن: ")
     assert ARABIC.search(reason.removeprefix("لم تُخزَّن: "))
-    assert [c for c, _ in _shown(page)] == ["bad-json"]
+    assert page.text_of("finding-code") == ["bad-json"]  # said once, by its code
 
 
 def test_error_pages_in_arabic(client: httpx.Client, server: Server) -> None:
     page = get(client, "/matches/987654", AR)
     assert page.text_of("lead") == [f"لا توجد مباراة رقم {LRI}987654{PDI} في السجل"]
-    match_id = server.id_of("domena-2.json")
-    page = get(client, f"/matches/{match_id}/replay?step=99999", AR)
-    (said,) = page.text_of("lead")
-    assert said.startswith(f"الخطوة {LRI}99999{PDI} غير موجودة")
     page = get(client, "/matches?from=yesterday", AR)
     (said,) = page.text_of("finding")
     assert said.startswith(f"تاريخ البداية {FSI}'yesterday'{PDI} ليس تاريخًا")

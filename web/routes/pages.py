@@ -86,14 +86,22 @@ def swagger_file(name: str) -> Response:
     return FileResponse(_swagger_dir() / name, media_type=kind, headers=_CACHE)
 
 
+_BACK = ('<nav aria-label="domino-ledger" style="padding:.6rem 1.2rem;background:#1d3b2a;'
+         'font:600 1rem system-ui,sans-serif"><a id="back-to-app" href="/matches" '
+         'style="color:#e9f1ec;text-decoration:none">&larr; domino-ledger</a></nav>')
+
+
 @router.get("/docs")
 def docs() -> HTMLResponse:
-    return get_swagger_ui_html(
+    page = get_swagger_ui_html(
         openapi_url="/openapi.json", title="domino-ledger API",
         swagger_js_url="/static/vendor/swagger/swagger-ui-bundle.js",
         swagger_css_url="/static/vendor/swagger/swagger-ui.css",
         swagger_favicon_url="/static/favicon.svg",
         swagger_ui_parameters={"validatorUrl": None})
+    # Swagger's page has no way back to the app (issue 16): a bar above it has one.
+    html = bytes(page.body).decode().replace("<body>", "<body>" + _BACK, 1)
+    return HTMLResponse(html)
 
 
 def install(app: FastAPI) -> None:
@@ -211,15 +219,17 @@ def matches_page(request: Request, session: ReadSession, player: str | None = No
                  date_from: Annotated[str | None, Query(alias="from")] = None,
                  date_to: Annotated[str | None, Query(alias="to")] = None,
                  result: str | None = None, audit: str | None = None,
+                 sort: str | None = None, order: str | None = None,
                  before: Annotated[Int64 | None, Query(ge=1)] = None,
-                 after: Annotated[Int64 | None, Query(ge=0)] = None) -> HTMLResponse:
+                 after: Annotated[Int64 | None, Query(ge=0)] = None,
+                 offset: Annotated[Int64, Query(ge=0)] = 0) -> HTMLResponse:
     conn = session.connection()
     error = None
     try:
-        filters = Filters.of(player, table, date_from, date_to, result, audit)
+        filters = Filters.of(player, table, date_from, date_to, result, audit, sort, order)
     except BadFilter as exc:
         filters, error = Filters(player=player), request_language(request).word(exc.phrase)
-    page: ListPage = list_page(conn, filters, before=before, after=after)
+    page: ListPage = list_page(conn, filters, before=before, after=after, offset=offset)
 
     def link(**cursor: int | None) -> str:
         params = {**filters.query(), **{k: str(v) for k, v in cursor.items() if v is not None}}

@@ -7,12 +7,14 @@ Counted by ``ledger.analysis.stats`` from the read models and the reviews the le
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.engine import Connection
 
 from ledger.analysis.stats import PlayerStats, from_stored, player_stats
+from ledger.names import matches
 from ledger.rules import PRESETS
 from ledger.store.plays import fingerprint, stored_plays
 from web.deps import ReadSession
@@ -28,25 +30,71 @@ router = APIRouter()
 
 
 def _rows(request: Request, conn: Connection, player: str | None,
-          table: str | None) -> list[PlayerStats]:
+          table: str | None, exact: bool = True) -> list[PlayerStats]:
+    """The rows of ``player`` (the name; not ``exact``: found by part of it, as the
+    matches list finds it), of ``table``."""
     preset = table if table in PRESETS else None
     kept: dict[Any, list[PlayerStats]] = getattr(request.app.state, "player_stats", {})
     key = (fingerprint(conn), preset)
     rows = kept.get(key)
     if rows is None:
-        rows = player_stats(from_stored(p) for p in stored_plays(conn, preset))
+        # Only matches whose audit is ok: a faulty record's scores are not the players'.
+        rows = player_stats(from_stored(p) for p in stored_plays(conn, preset, ok_only=True))
         kept = {k: v for k, v in kept.items() if k[0] == key[0]}
         kept[key] = rows
         request.app.state.player_stats = kept
-    return [r for r in rows if not player or r.player == player]
+    if not player:
+        return rows
+    return [r for r in rows if (r.player == player if exact else matches(player, r.player))]
+
+
+# The columns the page orders by: a player's rows stay together, ordered by the row over
+# every table ("all"); names A to Z first, numbers high first.
+SORTS = ("player", "matches", "wins", "deals", "points", "points_per_deal", "outs", "blocks",
+         "reviewed_deals", "mistakes", "points_lost")
+
+
+def ordered(rows: list[PlayerStats], sort: str | None, ascending: bool) -> list[PlayerStats]:
+    if sort not in SORTS or sort == "player" and ascending:
+        return rows  # by name already
+    groups: dict[str, list[PlayerStats]] = {}
+    for r in rows:
+        groups.setdefault(r.player, []).append(r)
+
+    def key(name: str) -> Any:
+        if sort == "player":
+            return name.casefold()
+        total = next((r for r in groups[name] if r.preset == "all"), groups[name][0])
+        return getattr(total, sort)
+
+    names = sorted(groups, key=lambda n: n.casefold())
+    names.sort(key=key, reverse=not ascending)
+    return [r for n in names for r in groups[n]]
 
 
 @router.get("/players", response_class=HTMLResponse, include_in_schema=False)
 def players_page(request: Request, session: ReadSession, player: str | None = None,
-                 table: str | None = None) -> HTMLResponse:
+                 table: str | None = None, sort: str | None = None,
+                 order: str | None = None) -> HTMLResponse:
     conn = session.connection()
+    sort = sort if sort in SORTS else None
+    ascending = order == "asc" if sort else True
+
+    def sorted_by(key: str) -> str:
+        """The address that orders the page by ``key`` (again: the other way)."""
+        asc = not ascending if (sort or "player") == key else key == "player"
+        params = {k: v for k, v in (("player", player), ("table", table)) if v}
+        return "/players?" + urlencode({**params, "sort": key, "order": "asc" if asc else "desc"})
+
+    def aria_sort(key: str) -> str | None:
+        if (sort or "player") != key:
+            return None
+        return "ascending" if ascending else "descending"
+
+    rows = ordered(_rows(request, conn, player, table, exact=False), sort, ascending)
     return templates.TemplateResponse(request, "players.html", {
-        "nav": "players", "rows": _rows(request, conn, player, table), "player": player or "",
+        "nav": "players", "rows": rows, "sorted_by": sorted_by, "aria_sort": aria_sort,
+        "player": player or "",
         "table": table if table in PRESETS else "", "presets": PRESETS,
         "players": player_names(conn)})
 

@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 from sqlmodel import Session
 
@@ -16,6 +16,7 @@ from ledger.replay import (
     EventLabel,
     Frame,
     ReplayMatch,
+    StepOutOfRange,
     deal_span,
     deals,
     frame,
@@ -24,6 +25,7 @@ from ledger.replay import (
 from web.deps import Int64, MatchId, ReadSession
 from web.lang import request_language
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
+from web.replay_chart import match_chart, points_lost
 from web.templating import templates
 from web.wording import match_title
 
@@ -86,14 +88,22 @@ def _deal_groups(match: ReplayMatch, step: int, lang: Language) -> list[dict[str
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 def replay_page(request: Request, match_id: MatchId, session: ReadSession,
-                step: StepQuery = 0, seat: SeatQuery = None) -> HTMLResponse:
+                step: Int64 = 0, seat: SeatQuery = None) -> Response:
     lang = request_language(request)
-    match, fr = _frame(session, match_id, step, seat, worded=lang.code != "en")
-    assert match.replay is not None and match.rules is not None
     base = f"/matches/{match_id}/replay"
 
     def url(to: int, view: int | None) -> str:
         return f"{base}?step={to}" + ("" if view is None else f"&seat={view}")
+
+    # A step before the first or past the last is the first or the last (issue 16): an
+    # address typed or kept from before an undo still opens the match.
+    if step < 0:
+        return RedirectResponse(url(0, seat), status_code=307)
+    try:
+        match, fr = _frame(session, match_id, step, seat, worded=lang.code != "en")
+    except StepOutOfRange as exc:
+        return RedirectResponse(url(exc.last, seat), status_code=307)
+    assert match.replay is not None and match.rules is not None
 
     sheet = match.sheet()
     return templates.TemplateResponse(request, "replay.html", {
@@ -111,6 +121,8 @@ def replay_page(request: Request, match_id: MatchId, session: ReadSession,
         "sides": sheet.sides,
         "current": _label(match.replay, fr.event),
         "deals": _deal_groups(match.replay, step, lang),
+        "match_chart": match_chart(match.replay, sheet, points_lost(
+            session.connection(), match_id, match.rules), lang),
     })
 
 

@@ -1,0 +1,102 @@
+"""The replay's whole-match chart: each side's score after every deal, and the points its
+mistakes lost in the deals the ledger has analysed, over the replay's steps.
+
+A Plotly figure as plain data (as ``web.charts``); each point carries the replay step it
+stands for (``customdata``), so a click on it opens that step (replay_controls.js). The
+points lost come from the analyses the ledger keeps (``ledger.store.analyses``) that
+still hold for the match's events; a deal nobody analysed has no bar.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import orjson
+from sqlalchemy import and_, select
+from sqlalchemy.engine import Connection
+
+from ledger.i18n import Language
+from ledger.i18n.phrases import Worded
+from ledger.replay import ReplayMatch, deals
+from ledger.rules.base import Rules
+from ledger.scoresheet import ScoreSheet
+from ledger.store.models import ANALYSES, SUMMARIES
+from web.charts import COLOURS
+
+
+def points_lost(conn: Connection, match_id: int, rules: Rules) -> dict[int, list[int]]:
+    """Per deal (1-based) analysed, the points each side's mistakes lost in it."""
+    q = (select(ANALYSES.c.deal, ANALYSES.c.body)
+         .select_from(ANALYSES.join(SUMMARIES, and_(
+             SUMMARIES.c.match_id == ANALYSES.c.match_id,
+             SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
+             SUMMARIES.c.head_hash == ANALYSES.c.head_hash)))
+         .where(ANALYSES.c.match_id == match_id))
+    lost: dict[int, list[int]] = {}
+    for r in conn.execute(q):
+        body = orjson.loads(r.body)
+        decisions = body.get("decisions") if isinstance(body, dict) else None
+        if not decisions:
+            continue
+        sides = [0] * rules.sides
+        for d in decisions:
+            if isinstance(d, dict) and isinstance(d.get("seat"), int) and \
+                    isinstance(d.get("lost"), int) and 0 <= d["seat"] < rules.seats:
+                sides[rules.side_of(d["seat"])] += d["lost"]
+        lost[int(r.deal) + 1] = sides
+    return lost
+
+
+def match_chart(replay: ReplayMatch, sheet: ScoreSheet, lost: dict[int, list[int]],
+                lang: Language) -> dict[str, Any] | None:
+    """The figure (None: no deal was played out)."""
+    ends = {line.deal: line.last_step for line in deals(replay) if line.deal}
+    rows = [d for d in sheet.deals if d.deal in ends]
+    if not rows:
+        return None
+    data: list[dict[str, Any]] = []
+    for side in sheet.sides:
+        colour = COLOURS[side.index % len(COLOURS)]
+        name = escape(side.name)
+        steps = [0, *[ends[d.deal] for d in rows]]
+        data.append({
+            "type": "scatter", "mode": "lines+markers", "name": name,
+            "x": steps, "y": [0, *[d.totals[side.index] for d in rows]],
+            "customdata": steps,
+            "text": [lang.say("Start"), *[lang.say("Deal {deal}", deal=d.deal) for d in rows]],
+            "hovertemplate": "%{text}: %{y}<extra>" + name + "</extra>",
+            "line": {"color": colour, "width": 3}, "marker": {"size": 8},
+        })
+        analysed = [d for d in rows if d.deal in lost]
+        if analysed:
+            data.append({
+                "type": "bar", "yaxis": "y2", "opacity": 0.45,
+                "name": lang.say("{name}: points lost", name=side.name),
+                "x": [ends[d.deal] for d in analysed],
+                "y": [lost[d.deal][side.index] for d in analysed],
+                "customdata": [ends[d.deal] for d in analysed],
+                "hovertemplate": lang.say("Deal {deal}", deal=Worded("%{text}"))
+                + ": %{y}<extra></extra>",
+                "text": [d.deal for d in analysed],
+                "marker": {"color": colour},
+            })
+    layout: dict[str, Any] = {
+        # The legend under the plot: Plotly's toolbar sits over the top right corner.
+        "margin": {"l": 48, "r": 48, "t": 16, "b": 96},
+        "height": 340,
+        "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
+        "font": {"family": "system-ui, sans-serif", "size": 12, "color": "#1f2421"},
+        "xaxis": {"title": {"text": lang.say("Step")}, "gridcolor": "#ebe8df",
+                  "zeroline": False, "rangemode": "tozero"},
+        "yaxis": {"title": {"text": lang.say("Points")}, "gridcolor": "#ebe8df",
+                  "zeroline": False, "rangemode": "tozero"},
+        "legend": {"orientation": "h", "y": -0.25, "yanchor": "top", "x": 0,
+                   "xanchor": "left"},
+        "hovermode": "closest", "barmode": "group",
+    }
+    if any(t["type"] == "bar" for t in data):
+        layout["yaxis2"] = {"title": {"text": lang.say("Points lost")}, "overlaying": "y",
+                            "side": "right", "rangemode": "tozero", "showgrid": False}
+    return {"data": data, "layout": layout}
+
