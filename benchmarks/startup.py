@@ -6,9 +6,12 @@ are printed, next to a bare ``python -c pass`` (the interpreter's own start, the
 the same run). ``serve`` is timed to its first answered request. The commands that open
 the ledger use a fresh SQLite file in a temporary folder.
 
+``--before DIR`` adds a column: the same commands run from another source tree
+(``git archive <commit> | tar -x -C DIR``, the code before a change), in the same run.
+
 Prints numbers; asserts nothing about time.
 
-    python benchmarks/startup.py [--repeat 7]
+    python benchmarks/startup.py [--repeat 7] [--before DIR]
 """
 
 from __future__ import annotations
@@ -81,8 +84,10 @@ def serve_once(cmd: list[str], db: str, env: dict[str, str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=7, help="runs per command; the best counts")
+    ap.add_argument("--before", type=Path, help="another source tree to time side by side")
     args = ap.parse_args(argv)
-    cmd = command()
+    # Side by side, both trees run the same way: python -m web.cli.
+    cmd = [sys.executable, "-m", "web.cli"] if args.before else command()
     env = {**os.environ, "LC_ALL": "C.UTF-8"}
     with tempfile.TemporaryDirectory(prefix="ledger-startup-") as tmp:
         db = f"sqlite:///{tmp}/ledger.db"
@@ -105,15 +110,23 @@ def main(argv: list[str] | None = None) -> int:
         ]
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpu(s), load average "
               f"{os.getloadavg()[0]:.1f}; best of {args.repeat}; command: {' '.join(cmd)}")
-        print(f"{'command':32} {'wall s':>7} {'cpu s':>7} {'x anchor':>8}")
+        before_env = {**env, "PYTHONPATH": str(args.before)} if args.before else env
+        print(f"{'command':32} {'wall s':>7} {'cpu s':>7} {'x anchor':>8}"
+              + (f"  {'before: wall s':>14} {'cpu s':>7}" if args.before else ""))
         anchor = 0.0
         for name, argv_ in cases:
-            def run(argv_: list[str] = argv_) -> None:
-                subprocess.run(argv_, env=env, stdout=subprocess.DEVNULL,
+            def run(argv_: list[str] = argv_, env_: dict[str, str] = env) -> None:
+                subprocess.run(argv_, env=env_, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
             wall, cpu = timed(run, args.repeat)
             anchor = anchor or wall
-            print(f"{name:32} {wall:7.3f} {cpu:7.3f} {wall / anchor:8.1f}", flush=True)
+            line = f"{name:32} {wall:7.3f} {cpu:7.3f} {wall / anchor:8.1f}"
+            if args.before:
+                old = argv_ if argv_[0] == sys.executable else \
+                    [sys.executable, "-m", "web.cli", *argv_[len(cmd):]]
+                b_wall, b_cpu = timed(lambda old=old: run(old, before_env), args.repeat)
+                line += f"  {b_wall:14.3f} {b_cpu:7.3f}"
+            print(line, flush=True)
         wall, cpu = timed(lambda: serve_once(cmd, db, env), max(1, args.repeat // 2))
         print(f"{'serve (to its first answer)':32} {wall:7.3f} {cpu:7.3f} {wall / anchor:8.1f}")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
