@@ -16,6 +16,7 @@ from sqlalchemy import String, and_, cast, exists, func, literal_column, select,
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
+from ledger.formats.values import searchable
 from ledger.i18n import Phrase
 from ledger.i18n.phrases import N_
 from ledger.rules import PRESETS
@@ -52,7 +53,7 @@ class Filters:
     def of(player: str | None, table: str | None, date_from: str | None, date_to: str | None,
            result: str | None, audit: str | None) -> Filters:
         return Filters(
-            player=(player or "").strip() or None,
+            player=searchable((player or "").strip()) or None,
             table=table if table in PRESETS else None,
             date_from=_date(date_from, "from"),
             date_to=_date(date_to, "to"),
