@@ -343,17 +343,29 @@ def _read_deal_end(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
         raise ParseError("bad-event", "result must be out, block or tie, not {value}",
                          value=repr(result))
     points = o.get("points")
-    if points is not None and type(points) is not int:
+    if points is not None and (type(points) is not int or not _in_64_bits(points)):
         raise ParseError("bad-event", "points must be a whole number, not {value}",
-                         value=repr(points))
+                         value=_short(points))
     return DealEndClaimed(result=result, winner=_opt_seat(o, seats, "winner"), points=points,
                           at=at)
+
+
+def _in_64_bits(n: int) -> bool:
+    return values.INT_MIN <= n <= values.INT_MAX
+
+
+def _short(value: object) -> str:
+    """A value as a sentence shows it: a whole number of thousands of digits is cut."""
+    text = repr(value) if not isinstance(value, int) or value.bit_length() <= 64 else \
+        f"a number of {value.bit_length()} bits"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _read_match_end(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
     scores = o.get("scores")
     if scores is not None:
-        if not isinstance(scores, list) or not all(type(s) is int for s in scores):
+        if not isinstance(scores, list) or not all(type(s) is int and _in_64_bits(s)
+                                                   for s in scores):
             raise ParseError("bad-event", "scores must be a list of whole numbers")
         scores = tuple(scores)
     return MatchEndClaimed(winner=_opt_seat(o, seats, "winner"), scores=scores, at=at)

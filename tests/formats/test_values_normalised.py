@@ -127,3 +127,17 @@ def test_a_bad_line_never_stops_the_lines_after_it(tmp_path: Path) -> None:
     assert [r.findings[0].code for r in reports[:5]] == \
         ["bad-name", "bad-name", "bad-format", "bad-format", "bad-seat-count"]
     assert reports[5].ok and orjson.dumps(reports[5].to_dict())
+
+
+@pytest.mark.parametrize("event", [
+    {"type": "deal_end", "result": "out", "winner": 0, "points": 2 ** 64},
+    {"type": "deal_end", "result": "out", "winner": 0, "points": -(2 ** 63) - 1},
+    {"type": "match_end", "winner": 0, "scores": [2 ** 70, 1]},
+])
+def test_claimed_numbers_beyond_64_bits_are_that_events_finding(event: dict[str, Any]) -> None:
+    from ledger.formats.wire import ParseError, parse_event
+
+    with pytest.raises(ParseError) as got:
+        parse_event(event, 2)
+    assert got.value.code == "bad-event"
+    assert len(got.value.message) < 120

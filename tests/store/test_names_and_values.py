@@ -86,3 +86,12 @@ def test_an_import_goes_on_after_a_name_the_index_cannot_hold(
     assert "5000 characters long" in str(got[0].error)
     assert "U+0000" in str(got[1].error)
     assert matches(engine) == 1
+
+
+def test_an_append_with_a_number_beyond_64_bits_is_refused(client: TestClient) -> None:
+    mid = client.post("/api/matches", json=HEADER).json()["id"]
+    for event in ({"type": "deal_end", "result": "out", "winner": 0, "points": 2 ** 64},
+                  {"type": "match_end", "winner": 0, "scores": [2 ** 64, 0]}):
+        r = client.post(f"/api/matches/{mid}/events", json={"expected_seq": 0, "event": event})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "bad-event"
