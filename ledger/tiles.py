@@ -96,7 +96,8 @@ def _pair(a: int, b: int, raw: object) -> Tile:
     return _BY_PAIR[(a, b)]
 
 
-_TEXT_RE = re.compile(r"\[?\s*(\d)\s*[-|:]?\s*(\d)\s*\]?")
+# ASCII digits only: "６-６" (full-width) is no tile, though Python's \d would take it.
+_TEXT_RE = re.compile(r"\[?\s*([0-9])\s*[-|:]?\s*([0-9])\s*\]?", re.ASCII)
 _BY_PAIR: dict[tuple[int, int], Tile] = {}
 _BY_TEXT: dict[str, Tile] = {}
 

@@ -17,6 +17,7 @@ from sqlalchemy import String, and_, case, cast, exists, func, literal_column, s
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
+from ledger.formats.values import searchable
 from ledger.i18n import Phrase
 from ledger.i18n.phrases import N_
 from ledger.names import matching
@@ -57,7 +58,7 @@ class Filters:
            result: str | None, audit: str | None, sort: str | None = None,
            order: str | None = None) -> Filters:
         return Filters(
-            player=(player or "").strip() or None,
+            player=searchable((player or "").strip()) or None,
             table=table if table in PRESETS else None,
             date_from=_date(date_from, "from"),
             date_to=_date(date_to, "to"),

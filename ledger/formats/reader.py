@@ -4,6 +4,14 @@ The lenient reader (``read_matches``) yields every match with the problems it
 found and goes on to the next line; the strict one (``read_matches_strict``)
 raises at the first problem. Memory holds one line at a time, and no line may
 exceed ``MAX_LINE`` bytes: a longer one is skipped in chunks, never held whole.
+
+A compressed file is read only up to ``MAX_DECOMPRESSED`` bytes, and stops with a
+finding once it has given more than ``MAX_RATIO`` times its compressed size (past the
+first ``RATIO_FLOOR`` bytes): a decompression bomb (a few hundred KB of gzip holding
+gigabytes of newlines or of tiny lines) ends in a second with a finding, where it
+would keep the reader busy for minutes. Runs of blank lines are skipped a buffer at a
+time. The caps are arguments of ``read_matches``, so every caller (the web's upload
+too) reads with the same ones.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ import io
 import os
 import stat
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -26,6 +34,11 @@ from ledger.formats.wire import MatchHeader, ParseError, parse_events, parse_hea
 from ledger.i18n.phrases import Phrase, english
 
 MAX_LINE = 8 * 1024 * 1024
+MAX_DECOMPRESSED = 2 * 1024 * 1024 * 1024  # bytes a compressed file may give
+# Match JSON compresses 10 to 15 times, a match repeated line after line about 150 times;
+# gzip cannot do better than about 1,030 (what newlines or "{}" lines give).
+MAX_RATIO = 250
+RATIO_FLOOR = 64 * 1024  # decompressed bytes before the ratio counts (small files pass)
 _CHUNK = 1 << 20
 _BUFFER = 1 << 20  # read buffer: a match line (~10 KiB and up) is found in it, not pieced
 _BOM = b"\xef\xbb\xbf"
@@ -162,7 +175,16 @@ def _open(path: Path) -> tuple[IO[bytes], bool]:
     return raw, empty
 
 
-def read_matches(path: str | Path, max_line: int = MAX_LINE,
+@dataclass(frozen=True, slots=True)
+class Caps:
+    """How much a compressed file may give (``read_matches``'s arguments, as a value)."""
+
+    max_bytes: int = MAX_DECOMPRESSED
+    max_ratio: float = MAX_RATIO
+    floor: int = RATIO_FLOOR
+
+
+def read_matches(path: str | Path, max_line: int = MAX_LINE, caps: Caps = Caps(),
                  part: tuple[int, int] = (0, 1)) -> Iterator[MatchRecord]:
     """Every match of a file with its problems; ReadError only if nothing can be read.
 
@@ -182,7 +204,8 @@ def read_matches(path: str | Path, max_line: int = MAX_LINE,
         elif name.lower().endswith((".json", ".json.gz")):
             yield from _read_document(stream, name, max_line)
         else:
-            yield from _read_lines(stream, name, max_line, part)
+            gauge = _Gauge(stream, caps) if isinstance(stream, gzip.GzipFile) else None
+            yield from _read_lines(stream, name, max_line, gauge, part)
 
 
 def _read_document(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRecord]:
@@ -218,7 +241,55 @@ def _read_document(stream: IO[bytes], name: str, max_line: int) -> Iterator[Matc
     yield parse_match(obj, 0, name, None)
 
 
-def _read_lines(stream: IO[bytes], name: str, max_line: int,
+class _Gauge:
+    """What a gzip stream has given against what it has read (a decompression bomb)."""
+
+    def __init__(self, stream: gzip.GzipFile, caps: Caps) -> None:
+        self.tell: Callable[[], int] | None = getattr(stream.fileobj, "tell", None)
+        self.caps = caps
+        self.given = 0
+        self.check_at = min(caps.floor, caps.max_bytes)
+
+    def over(self, size: int) -> Phrase | None:
+        """Count ``size`` more bytes given; why reading must stop, if it must."""
+        self.given += size
+        if self.given < self.check_at:
+            return None
+        caps = self.caps
+        self.check_at = self.given + min(1 << 16, caps.max_bytes)  # look again 64 KiB on
+        if self.given > caps.max_bytes:
+            return Phrase("it decompresses to more than {limit} MiB",
+                          limit=f"{caps.max_bytes / _MIB:g}")
+        read = self.tell() if self.tell is not None else 0
+        if self.given > caps.max_ratio * max(read, 1):
+            return Phrase("it decompresses to more than {ratio} times its compressed size "
+                          "(a decompression bomb)", ratio=f"{caps.max_ratio:g}")
+        return None
+
+
+def _skip_blank(stream: IO[bytes]) -> tuple[int, int]:
+    """Read past whole blank lines a buffer at a time: (lines, bytes) skipped.
+
+    A file of blank lines is read at the speed of its decompression, not a line at a
+    time; what follows the last line ending of a run is left for ``readline``.
+    """
+    peek = getattr(stream, "peek", None)
+    lines = size = 0
+    while peek is not None:
+        buf = peek(_CHUNK)[:_CHUNK]
+        blank = len(buf) - len(buf.lstrip(b" \t\r\n"))
+        end = buf.rfind(b"\n", 0, blank) + 1
+        if end == 0:
+            break
+        stream.read(end)
+        lines += buf.count(b"\n", 0, end)
+        size += end
+        if end < len(buf) or size >= _CHUNK:  # the caller's gauge looks at each MiB
+            break
+    return lines, size
+
+
+def _read_lines(stream: IO[bytes], name: str, max_line: int, gauge: _Gauge | None = None,
                 part: tuple[int, int] = (0, 1)) -> Iterator[MatchRecord]:
     index = 0
     line_no = 0
@@ -247,6 +318,19 @@ def _read_lines(stream: IO[bytes], name: str, max_line: int,
         if not data:
             break
         line_no += 1
+        if not data.strip():
+            try:
+                lines, skipped = _skip_blank(stream)
+            except (OSError, EOFError, zlib.error):
+                lines = skipped = 0  # readline meets it again and says where
+            line_no += lines
+            size += skipped
+        why = None if gauge is None else gauge.over(size)
+        if why is not None:
+            yield _problem(index, name, line_no, "file-too-large",
+                           "the file stops being read at line {line}: {why}; any lines after "
+                           "it are not read", line=line_no, why=why)
+            return
         if line_no == 1:
             data = data.removeprefix(_BOM)
         if index % every != mine:

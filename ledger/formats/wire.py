@@ -25,10 +25,12 @@ from ledger.events import (
     new_dealt,
     new_revealed,
 )
+from ledger.formats import values
 from ledger.i18n.phrases import Phrase, english
 from ledger.tiles import TILE_BY_TEXT, Tile, TileError
 
 FORMAT = "domino-match/1"
+MAX_REASON = 2000  # characters of an abandonment's reason
 RESULTS = ("out", "block", "tie")
 
 
@@ -85,7 +87,30 @@ def parse_header(obj: object) -> MatchHeader:
         raise ParseError("bad-format", "started_at must be an ISO 8601 string")
     if not isinstance(obj.get("events"), list):
         raise ParseError("bad-format", "events must be a list")
+    _check_header(table["rules"], options, seats, source, started)
     return MatchHeader(table["rules"], dict(options), tuple(seats), source, started)
+
+
+def _check_header(rules: str, options: dict[str, object], seats: list[str],
+                  source: dict[str, object] | None, started: str | None) -> None:
+    """What the ledger can store (``values``): every way in reads its header here."""
+    if len(seats) > values.MAX_SEATS:
+        raise ParseError("bad-seat-count", "{seats} seats: no table is played by more than "
+                         "{limit}", seats=len(seats), limit=values.MAX_SEATS)
+    code = "bad-format"
+    try:
+        values.check_text("table.rules", rules, values.MAX_PRESET)
+        values.check_json("table.options", options)
+        code = "bad-name"
+        for seat, name in enumerate(seats):
+            values.check_name(seat, name)
+        code = "bad-format"
+        if source is not None:
+            values.check_json("source", source)
+        if started is not None:
+            values.check_time("started_at", started)
+    except values.BadValue as exc:
+        raise ParseError(code, exc.template, **exc.params) from None
 
 
 def _kind(value: object) -> Phrase:
@@ -264,8 +289,13 @@ def _parse_event(obj: object, seats: int) -> Event:
         raise ParseError("bad-event", "an event must be an object, not {kind}", kind=_kind(obj))
     kind = obj.get("type")
     at = obj.get("at")
-    if at is not None and not isinstance(at, str):
-        raise ParseError("bad-event", "at must be an ISO 8601 string")
+    if at is not None:
+        if not isinstance(at, str):
+            raise ParseError("bad-event", "at must be an ISO 8601 string")
+        try:
+            values.check_time("at", at)
+        except values.BadValue as exc:
+            raise ParseError("bad-event", exc.template, **exc.params) from None
     reader = _READERS.get(kind) if isinstance(kind, str) else None
     if reader is None:
         raise ParseError("unknown-event-type", "unknown event type {value}", value=repr(kind))
@@ -313,17 +343,29 @@ def _read_deal_end(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
         raise ParseError("bad-event", "result must be out, block or tie, not {value}",
                          value=repr(result))
     points = o.get("points")
-    if points is not None and type(points) is not int:
+    if points is not None and (type(points) is not int or not _in_64_bits(points)):
         raise ParseError("bad-event", "points must be a whole number, not {value}",
-                         value=repr(points))
+                         value=_short(points))
     return DealEndClaimed(result=result, winner=_opt_seat(o, seats, "winner"), points=points,
                           at=at)
+
+
+def _in_64_bits(n: int) -> bool:
+    return values.INT_MIN <= n <= values.INT_MAX
+
+
+def _short(value: object) -> str:
+    """A value as a sentence shows it: a whole number of thousands of digits is cut."""
+    text = repr(value) if not isinstance(value, int) or value.bit_length() <= 64 else \
+        f"a number of {value.bit_length()} bits"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _read_match_end(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
     scores = o.get("scores")
     if scores is not None:
-        if not isinstance(scores, list) or not all(type(s) is int for s in scores):
+        if not isinstance(scores, list) or not all(type(s) is int and _in_64_bits(s)
+                                                   for s in scores):
             raise ParseError("bad-event", "scores must be a list of whole numbers")
         scores = tuple(scores)
     return MatchEndClaimed(winner=_opt_seat(o, seats, "winner"), scores=scores, at=at)
@@ -331,7 +373,13 @@ def _read_match_end(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
 
 def _read_abandon(o: Mapping[str, Any], seats: int, at: str | None) -> Event:
     reason = o.get("reason")
-    return Abandoned(reason=None if reason is None else str(reason), at=at)
+    if reason is not None:
+        reason = str(reason)
+        try:
+            values.check_text("reason", reason, MAX_REASON)
+        except values.BadValue as exc:
+            raise ParseError("bad-event", exc.template, **exc.params) from None
+    return Abandoned(reason=reason, at=at)
 
 
 _READERS = {

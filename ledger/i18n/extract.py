@@ -19,6 +19,7 @@ SINGLE: Mapping[str, int] = {
     "Phrase": 0, "say": 0, "render": 0,  # ledger.i18n
     "finding": 3, "_problem": 4,  # findings.finding, reader._problem
     "ParseError": 1, "RulesError": 1, "TileError": 0, "ReadError": 0,
+    "BadValue": 0,  # ledger.formats.values
 }
 PLURAL: Mapping[str, tuple[int, int]] = {"ngettext": (0, 1), "Counted": (0, 1), "say_n": (0, 1)}
 CONTEXT: Mapping[str, tuple[int, int]] = {"pgettext": (0, 1)}

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection, RowMapping
 from sqlalchemy.sql import ColumnElement
 
 from ledger.formats.reader import MatchRecord, parse_match
+from ledger.formats.values import searchable
 from ledger.store.errors import MatchNotFound
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
 
@@ -43,6 +44,7 @@ def _hex(value: bytes | None) -> str | None:
 
 
 def _has_player(conn: Connection, name: str) -> ColumnElement[bool]:
+    name = searchable(name)
     if conn.dialect.name == "postgresql":
         return text("CAST(matches.seats AS jsonb) ? :player").bindparams(player=name)  # type: ignore[return-value]
     each = func.json_each(MATCHES.c.seats).table_valued("value")

@@ -82,12 +82,13 @@ def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
 
 def verify_match(conn: Connection, match_id: int, heads: bool = True,
                  read_models: bool = True) -> Verified:
-    m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one()
-    rows = list(conn.execute(
-        select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
-               EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash)
-        .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq, EVENTS.c.id)))
+    rows: list[Any] = []
     try:
+        m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one()
+        rows = list(conn.execute(
+            select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
+                   EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash)
+            .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq, EVENTS.c.id)))
         header = Header.of_row(m)
         head = read_head(conn, match_id) if heads else None
         broken = (_rehash(header, rows) or (heads and _head_count(head, rows))

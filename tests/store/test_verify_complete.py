@@ -189,3 +189,17 @@ def test_sqlite_replace_of_the_same_content_keeps_the_stored_match(filled: Engin
         assert c.execute(select(MATCHES.c.preset).where(MATCHES.c.id == 1)).scalar_one() \
             != "arab-block"
     assert _broken(filled) == []
+
+
+def test_a_header_that_is_not_json_is_that_matchs_problem(filled: Engine) -> None:
+    drop_triggers(filled)
+    # PostgreSQL's json type refuses the text itself; a string of JSON is no list of names.
+    forged = "not json" if filled.dialect.name == "sqlite" else '"not a list"'
+    sql(filled, f"UPDATE matches SET seats = '{forged}' WHERE id = 2")
+    with filled.connect() as c:
+        checked = list(verify(c))
+    assert len(checked) == matches(filled)
+    assert [v.match_id for v in checked if not v.ok] == [2]  # the others checked as ever
+    assert checked[1].broken is not None
+    if filled.dialect.name == "sqlite":
+        assert checked[1].broken.code == "unreadable"
