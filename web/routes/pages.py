@@ -35,7 +35,7 @@ from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
 from web import errors, upload
 from web.charts import score_race
-from web.deps import Int64, MatchId, ReadSession, WriteSession
+from web.deps import DbInt, MatchId, ReadSession, WriteSession
 from web.import_report import ImportReport, import_report
 from web.lang import request_language
 from web.listing import AUDITS, RESULTS, BadFilter, Filters, ListPage, list_page, player_names
@@ -212,8 +212,8 @@ def matches_page(request: Request, session: ReadSession, player: str | None = No
                  date_from: Annotated[str | None, Query(alias="from")] = None,
                  date_to: Annotated[str | None, Query(alias="to")] = None,
                  result: str | None = None, audit: str | None = None,
-                 before: Annotated[Int64 | None, Query(ge=1)] = None,
-                 after: Annotated[Int64 | None, Query(ge=0)] = None) -> HTMLResponse:
+                 before: Annotated[DbInt | None, Query(ge=1)] = None,
+                 after: Annotated[DbInt | None, Query(ge=0)] = None) -> HTMLResponse:
     conn = session.connection()
     error = None
     try:

@@ -21,7 +21,7 @@ from ledger.replay import (
     frame,
     labels,
 )
-from web.deps import Int64, MatchId, ReadSession
+from web.deps import DbInt, MatchId, ReadSession
 from web.lang import request_language
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.templating import templates
@@ -34,9 +34,9 @@ router = APIRouter(tags=["replay"])
 POSITIONS = {2: ("bottom", "top"), 3: ("bottom", "right", "top"),
              4: ("bottom", "right", "top", "left")}
 
-StepQuery = Annotated[Int64, Query(ge=0,
+StepQuery = Annotated[DbInt, Query(ge=0,
                                    description="0: before the first event; N: after N events")]
-SeatQuery = Annotated[Int64 | None, Query(ge=0, description="one seat's view; left out: all hands")]
+SeatQuery = Annotated[DbInt | None, Query(ge=0, description="one seat's view; left out: all hands")]
 
 
 def _frame(session: Session, match_id: int, step: int, seat: int | None,
