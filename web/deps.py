@@ -7,9 +7,10 @@ ask for that by themselves too, so either works for them). ``get_analysis_jobs``
 is the app's ``AnalysisJobs`` (made and closed by the app's lifespan) as the request's
 client asks for them: each client address has its own share of the queue.
 
-``MatchId`` and ``Int64`` bound every integer of a path or a query to what the
-database holds (64 bits): a larger one is a 422 that names the parameter, never an
-overflow deep in a driver (a 500).
+``MatchId`` and ``DbInt`` bound every integer of a path or a query to what the
+database's INTEGER columns hold (32 bits on PostgreSQL, which refuses a larger value
+compared with one): a larger one is a 422 that names the parameter, never an overflow
+deep in a driver (a 500).
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from sqlmodel import Session
 from ledger.store.db import read_session, write_session
 from web.analysis_jobs import AnalysisJobs, ClientJobs
 
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # match ids, seqs, steps: INTEGER columns
 
-Int64 = Annotated[int, Interval(ge=INT64_MIN, le=INT64_MAX)]
-MatchId = Annotated[int, Path(ge=1, le=INT64_MAX, description="a match's id in the ledger")]
+DbInt = Annotated[int, Interval(ge=INT_MIN, le=INT_MAX)]
+MatchId = Annotated[int, Path(ge=1, le=INT_MAX, description="a match's id in the ledger")]
 
 
 def get_engine(request: Request) -> Engine:

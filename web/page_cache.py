@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -62,7 +63,11 @@ class PageCache:
         engine: Engine = request.app.state.engine
         # In a thread: waiting for a pooled connection must never hold up the event loop
         # (the requests that would give theirs back need it to finish).
-        matches, events = await run_in_threadpool(ledger_version, engine)
+        try:
+            matches, events = await run_in_threadpool(ledger_version, engine)
+        except SQLAlchemyError:  # the app's own reads meet it too, and answer it (a 503)
+            await self.app(scope, receive, send)
+            return
         key = (scope["path"], scope.get("query_string", b"").decode("latin-1"),
                request_language(request).code, matches, events)
         kept = self._get(key)

@@ -1,5 +1,6 @@
-"""Issue 19: input never makes a 5xx. Integers past 64 bits in a path or a query are a
-422 naming the parameter (``web.deps.MatchId``, ``Int64``); the recorder's page and menu
+"""Issue 19: input never makes a 5xx. Integers past what an INTEGER column holds (32 bits
+on PostgreSQL; 2**63 overflowed SQLite's driver too) in a path or a query are a 422
+naming the parameter (``web.deps.MatchId``, ``DbInt``); the recorder's page and menu
 of an imported match holding an event it cannot read are a 409; a score sheet PDF with
 10,000-character names is printed with the names cut (``pdf_export.MAX_NAME``)."""
 
@@ -16,7 +17,8 @@ from fastapi.testclient import TestClient
 from ledgers import BACKENDS, fresh_ledger
 from webtest_support import SAMPLES
 
-BIG = 2**63  # one past the largest integer a database column holds
+BIG = 2**63  # one past the largest integer SQLite holds
+PG_BIG = 2**31  # one past the largest of PostgreSQL's INTEGER columns (ids, seqs, steps)
 
 GETS = [
     "/matches/{big}", "/matches/{big}/replay", "/matches/{mid}/replay?step={big}",
@@ -65,19 +67,20 @@ def ledger(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             yield client, ids
 
 
+@pytest.mark.parametrize("big", [BIG, PG_BIG])
 @pytest.mark.parametrize("path", GETS)
-def test_integers_past_64_bits_are_422(ledger: tuple[TestClient, dict[str, int]],
-                                       path: str) -> None:
+def test_integers_too_large_for_the_database_are_422(
+        ledger: tuple[TestClient, dict[str, int]], path: str, big: int) -> None:
     client, ids = ledger
-    res = client.get(path.format(big=BIG, mid=ids["clean"]))
+    res = client.get(path.format(big=big, mid=ids["clean"]))
     assert res.status_code == 422, res.text[:300]
-    assert "9223372036854775807" in res.text  # the limit, with the parameter it bounds
+    assert "2147483647" in res.text  # the limit, with the parameter it bounds
 
 
 def test_an_event_for_a_match_past_64_bits_is_422(ledger: tuple[TestClient, dict[str, int]]
                                                   ) -> None:
     client, _ = ledger
-    res = client.post(f"/api/matches/{BIG}/events", json={"expected_seq": 0, "event": {}})
+    res = client.post(f"/api/matches/{PG_BIG}/events", json={"expected_seq": 0, "event": {}})
     assert res.status_code == 422
     assert res.json()["detail"][0]["loc"] == ["path", "match_id"]
 
@@ -110,3 +113,14 @@ def test_a_sheet_pdf_with_10000_character_names(ledger: tuple[TestClient, dict[s
         assert res.status_code == 200 and res.headers["content-type"] == "application/pdf"
         text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(res.content)).pages)
         assert "A" * (MAX_NAME - 1) + "…" in text and "A" * MAX_NAME not in text
+
+
+@pytest.mark.parametrize("seats", [str(BIG), "1000"])
+def test_a_new_match_form_with_too_many_seats_is_422(
+        ledger: tuple[TestClient, dict[str, int]], seats: str) -> None:
+    # 2**63 seats once meant a list of 2**63 default names: the process ran out of memory.
+    client, _ = ledger
+    res = client.post("/record?lang=en", data={"preset": "domena", "seats": seats,
+                                               "name": ["Ali", "Omar"]})
+    assert res.status_code == 422
+    assert "Seats: Input should be less than or equal to 4" in res.text

@@ -16,12 +16,12 @@ from fastapi.responses import JSONResponse
 
 from web.analysis_jobs import Pending
 from web.deal_analysis import worded
-from web.deps import Int64, Jobs, MatchId, ReadSession
+from web.deps import DbInt, Jobs, MatchId, ReadSession
 from web.lang import request_language
 
 router = APIRouter(tags=["analysis"])
 
-DealQuery = Annotated[Int64, Query(ge=1, description="the deal, 1-based as the replay numbers it")]
+DealQuery = Annotated[DbInt, Query(ge=1, description="the deal, 1-based as the replay numbers it")]
 
 _PENDING = {"description": "Being worked out: `done` of `total` positions solved (0 of 0: "
                            "waiting for a worker); ask again.",

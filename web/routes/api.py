@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, Field
 
 from ledger.store import live, queries
-from web.deps import Int64, MatchId, ReadSession, WriteSession
+from web.deps import DbInt, MatchId, ReadSession, WriteSession
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
@@ -62,7 +62,7 @@ def list_matches(session: ReadSession, preset: str | None = None,
                  player: str | None = None, status: str | None = None,
                  ok: bool | None = None, origin: str | None = None,
                  limit: Annotated[int, Query(ge=1, le=queries.MAX_PAGE)] = 50,
-                 offset: Annotated[Int64, Query(ge=0)] = 0) -> dict[str, Any]:
+                 offset: Annotated[DbInt, Query(ge=0)] = 0) -> dict[str, Any]:
     page = queries.list_matches(session.connection(), preset=preset, player=player,
                                 status=status, ok=ok, origin=origin, limit=limit,
                                 offset=offset)
@@ -76,7 +76,7 @@ def get_match(match_id: MatchId, session: ReadSession) -> dict[str, Any]:
 
 @router.get("/matches/{match_id}/events", summary="A match's events, hash chain included")
 def match_events(match_id: MatchId, session: ReadSession,
-                 after: Annotated[Int64, Query(ge=-1)] = -1,
+                 after: Annotated[DbInt, Query(ge=-1)] = -1,
                  limit: Annotated[int | None, Query(ge=1, le=10_000)] = None
                  ) -> list[dict[str, Any]]:
     return queries.events_of(session.connection(), match_id, after, limit)

@@ -36,7 +36,7 @@ from ledger.store.errors import MatchNotFound, StoreError
 from web import assets, errors, upload
 from web.assets import asset_url
 from web.charts import score_race
-from web.deps import Int64, MatchId, ReadSession, WriteSession
+from web.deps import DbInt, MatchId, ReadSession, WriteSession
 from web.import_report import ImportReport, import_report
 from web.lang import request_language
 from web.listing import AUDITS, RESULTS, BadFilter, Filters, ListPage, list_page, player_names
@@ -220,9 +220,9 @@ def matches_page(request: Request, session: ReadSession, player: str | None = No
                  date_to: Annotated[str | None, Query(alias="to")] = None,
                  result: str | None = None, audit: str | None = None,
                  sort: str | None = None, order: str | None = None,
-                 before: Annotated[Int64 | None, Query(ge=1)] = None,
-                 after: Annotated[Int64 | None, Query(ge=0)] = None,
-                 offset: Annotated[Int64, Query(ge=0)] = 0) -> HTMLResponse:
+                 before: Annotated[DbInt | None, Query(ge=1)] = None,
+                 after: Annotated[DbInt | None, Query(ge=0)] = None,
+                 offset: Annotated[DbInt, Query(ge=0)] = 0) -> HTMLResponse:
     conn = session.connection()
     error = None
     try:

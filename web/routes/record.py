@@ -88,7 +88,7 @@ def _header(preset: str, seats: int, target: str, teams: bool,
 
 @router.post("/record", response_class=HTMLResponse)
 def start_match(request: Request, session: WriteSession,
-                preset: Annotated[str, Form()], seats: Annotated[int, Form()],
+                preset: Annotated[str, Form()], seats: Annotated[int, Form(le=MAX_SEATS)],
                 target: Annotated[str, Form()] = "",
                 teams: Annotated[bool, Form()] = False,
                 name: Annotated[list[str] | None, Form()] = None,

@@ -22,7 +22,7 @@ from ledger.replay import (
     frame,
     labels,
 )
-from web.deps import Int64, MatchId, ReadSession
+from web.deps import DbInt, MatchId, ReadSession
 from web.lang import request_language
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.replay_chart import match_chart, points_lost
@@ -36,9 +36,9 @@ router = APIRouter(tags=["replay"])
 POSITIONS = {2: ("bottom", "top"), 3: ("bottom", "right", "top"),
              4: ("bottom", "right", "top", "left")}
 
-StepQuery = Annotated[Int64, Query(ge=0,
+StepQuery = Annotated[DbInt, Query(ge=0,
                                    description="0: before the first event; N: after N events")]
-SeatQuery = Annotated[Int64 | None, Query(ge=0, description="one seat's view; left out: all hands")]
+SeatQuery = Annotated[DbInt | None, Query(ge=0, description="one seat's view; left out: all hands")]
 
 
 def _frame(session: Session, match_id: int, step: int, seat: int | None,
@@ -88,7 +88,7 @@ def _deal_groups(match: ReplayMatch, step: int, lang: Language) -> list[dict[str
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 def replay_page(request: Request, match_id: MatchId, session: ReadSession,
-                step: Int64 = 0, seat: SeatQuery = None) -> Response:
+                step: DbInt = 0, seat: SeatQuery = None) -> Response:
     lang = request_language(request)
     base = f"/matches/{match_id}/replay"
 

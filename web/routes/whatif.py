@@ -18,14 +18,14 @@ from ledger.glossary import table_name
 from ledger.i18n import Language
 from ledger.rules import PRESETS
 from ledger.store.queries import record_of
-from web.deps import Int64, MatchId, ReadSession
+from web.deps import DbInt, MatchId, ReadSession
 from web.lang import request_language
 from web.templating import templates
 from web.wording import match_title
 
 router = APIRouter()
 
-Target = Annotated[Int64 | None, Query(ge=0, description="the other table's target "
+Target = Annotated[DbInt | None, Query(ge=0, description="the other table's target "
                                                        "(default: its own)")]
 
 
