@@ -37,6 +37,7 @@ from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
 from ledger.store.importer import Imported, import_records
 from web import errors
+from web.access import OwnerOnly
 from web.charts import score_race
 from web.deps import ReadSession, WriteSession
 from web.lang import request_language
@@ -354,7 +355,7 @@ def _import(session: Session, records: Iterator[MatchRecord],
 
 
 @router.post("/import", response_class=HTMLResponse)
-async def import_upload(request: Request, file: UploadFile,
+async def import_upload(_: OwnerOnly, request: Request, file: UploadFile,
                         session: WriteSession) -> HTMLResponse:
     lang = request_language(request)
     name = Path(file.filename or "upload.json").name
