@@ -67,6 +67,12 @@ def build(task: Task, progress: Progress | None = None, stop: Stop | None = None
     review = next((r for r in reviews if r.deal == task.deal), None)
     if review is None:
         return None
+    return body_of(task, review)
+
+
+def body_of(task: Task, review: DealReview) -> dict[str, Any]:
+    """The body for ``task``'s deal, reviewed as ``review``."""
+    rules = make_rules(task.preset, len(task.seats), dict(task.options))
     knowledge = []
     for k in iter_knowledge(rules, task.events):
         if k.deal is not None and k.deal > task.deal:

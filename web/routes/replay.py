@@ -47,10 +47,16 @@ SeatQuery = Annotated[str | None, Query(
 def _frame(request: Request, session: Session, match_id: int, step: int, seat: str | None,
            worded: bool = False) -> tuple[StoredMatch, Frame]:
     match = load_match(session.connection(), match_id, step=step, worded=worded)
+    return match, view_frame(request, match, step, seat)
+
+
+def view_frame(request: Request, match: StoredMatch, step: int, seat: str | None) -> Frame:
+    """The frame at ``step`` as ``seat`` may see it (web.access: no hand of a deal being
+    recorded without its key)."""
     if match.replay is None:
-        raise ReplayUnavailable(match_id, match.header.preset)
+        raise ReplayUnavailable(match.id, match.header.preset)
     viewer = allowed_view(request, match, step, Viewer.parse(seat))
-    return match, frame(match.replay, step, snapshot=match.snapshot, viewer=viewer)
+    return frame(match.replay, step, snapshot=match.snapshot, viewer=viewer)
 
 
 def _label(match: ReplayMatch, fr: Frame) -> EventLabel | None:
@@ -103,14 +109,20 @@ def replay_page(request: Request, match_id: int, session: ReadSession,
                 step: StepQuery = 0, seat: SeatQuery = None) -> HTMLResponse:
     lang = request_language(request)
     match, fr = _frame(request, session, match_id, step, seat, worded=lang.code != "en")
+    return templates.TemplateResponse(request, "replay.html", page_context(match, fr, lang))
+
+
+def page_context(match: StoredMatch, fr: Frame, lang: Language) -> dict[str, Any]:
+    """What replay.html draws for one frame."""
     assert match.replay is not None and match.rules is not None
+    match_id = match.id
     base = f"/matches/{match_id}/replay"
 
     def url(to: int, view: int | str | None) -> str:
         return f"{base}?step={to}" + ("" if view is None or view == "" else f"&seat={view}")
 
     sheet = match.sheet()
-    return templates.TemplateResponse(request, "replay.html", {
+    return {
         "nav": "matches",
         "match_id": match_id,
         "title": match_title(sheet, lang),
@@ -127,7 +139,7 @@ def replay_page(request: Request, match_id: int, session: ReadSession,
         "sides": sheet.sides,
         "current": _label(match.replay, fr),
         "deals": _deal_groups(match.replay, fr, lang),
-    })
+    }
 
 
 # --- JSON ----------------------------------------------------------------------------
@@ -256,5 +268,10 @@ def frame_json(match_id: int, fr: Frame, current: EventLabel | None) -> dict[str
 def replay_api(request: Request, match_id: int, session: ReadSession,
                step: StepQuery = 0, seat: SeatQuery = None) -> dict[str, Any]:
     match, fr = _frame(request, session, match_id, step, seat)
+    return frame_answer(match, fr)
+
+
+def frame_answer(match: StoredMatch, fr: Frame) -> dict[str, Any]:
+    """The JSON answer for one frame."""
     assert match.replay is not None
-    return frame_json(match_id, fr, _label(match.replay, fr))
+    return frame_json(match.id, fr, _label(match.replay, fr))
