@@ -484,7 +484,10 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
     # The audit's findings when the match comes with them (they include the reader's).
     findings = (tuple(f for f in match.findings if event is not None and f.event == event)
                 if match.findings else tuple(found))
-    seen = sight(viewer, step, match.events, start)
+    # A fold stopped before the step leaves the table of the deal it stopped in.
+    seen = sight(viewer, step, match.events, start,
+                 None if stopped is None or stopped >= step
+                 else deal_span(match.types, max(stopped, 1))[0])
     st = at_step
     result = _result_text(match, st)
     return Frame(

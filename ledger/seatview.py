@@ -72,8 +72,7 @@ _TILE = re.compile(r"(?<![\d.])([0-6])-([0-6])(?![\d.])")
 
 def tiles_named(text: str) -> set[str]:
     """Every tile a text names ("6-3", "3-6" alike), written high number first."""
-    return {f"{max(a, b)}-{min(a, b)}" for a, b in
-            ((int(m.group(1)), int(m.group(2))) for m in _TILE.finditer(text))}
+    return {f"{a}-{b}" if a >= b else f"{b}-{a}" for a, b in set(_TILE.findall(text))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,18 +100,27 @@ class Sight:
 
 
 def sight(viewer: Viewer, step: int, events: Sequence[Event | None],
-          deal_start: int) -> Sight:
+          deal_start: int, table_start: int | None = None) -> Sight:
     """What ``viewer`` had seen after ``step`` events of the deal dealt at ``deal_start``.
 
     ``events`` are the match's recorded events (hands rebuilt as the replay has them;
-    only those from ``deal_start`` up to the step are read).
+    only those from ``deal_start`` up to the step are read). ``table_start``: where the
+    deal still on the table was dealt, when the record could not be folded past some
+    event and the table stays as it was (the viewer then knows that deal's tiles too).
     """
     if viewer.everyone:
         return Sight(viewer, step, ALL_TILES)
+    seen = _seen(viewer, events, deal_start, step)
+    if table_start is not None and table_start != deal_start:
+        seen |= _seen(viewer, events, table_start, min(step, deal_start))
+    return Sight(viewer, step, frozenset(seen))
+
+
+def _seen(viewer: Viewer, events: Sequence[Event | None], start: int, stop: int) -> set[str]:
     seen: set[str] = set()
-    for i in range(deal_start, min(step, len(events))):
+    for i in range(start, min(stop, len(events))):
         ev = events[i]
-        if isinstance(ev, Dealt) and viewer.seat is not None and i == deal_start:
+        if isinstance(ev, Dealt) and viewer.seat is not None and i == start:
             hand = ev.hands[viewer.seat] if viewer.seat < len(ev.hands) else None
             seen.update(str(t) for t in hand or ())
         elif isinstance(ev, Played) or (
@@ -120,7 +128,7 @@ def sight(viewer: Viewer, step: int, events: Sequence[Event | None],
             seen.add(str(ev.tile))
         elif isinstance(ev, HandsRevealed):
             seen.update(str(t) for hand in ev.hands for t in hand or ())
-    return Sight(viewer, step, frozenset(seen))
+    return seen
 
 
 def as_seen(ev: Event | None, index: int, sight: Sight) -> Event | None:

@@ -168,7 +168,8 @@ def seen_by(body: Mapping[str, Any], seen: Sight) -> dict[str, Any]:
         "mistakes": [m for m in body.get("mistakes", ())
                      if m["seat"] == mine and m["step"] <= step],
         "knowledge": [{**k, "seats": [s for s in k["seats"] if s["seat"] == mine]}
-                      for k in body.get("knowledge", ()) if k["step"] <= step],
+                      for k in body.get("knowledge", ())
+                      if body.get("first_step", 0) <= k["step"] <= step],
         "swing": _swing_upto(body.get("swing", {"data": [], "layout": {}}), len(steps)),
     }
     if not over:

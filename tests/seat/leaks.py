@@ -32,18 +32,34 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_matches"
 
 
-def match_files(tmp: Path) -> list[Path]:
+SMALL = frozenset({"casual-arena-2-one-round.json", "domena-4-one-round.json",
+                   "selminha-2-abandon.json"})
+
+
+def label(path: Path) -> str:
+    """A file's name in the test's ids: "faulty/bad-deal.json", "domena-2.json"."""
+    return f"{path.parent.name}/{path.name}" if path.parent.name in ("faulty", "partial") \
+        else path.name
+
+
+def walked_whole(name: str) -> bool:
+    """The files every step of which the default run walks (the small and odd ones)."""
+    return "/" in name or name in SMALL
+
+
+def match_files(tmp: Path | None) -> list[Path]:
     """Every sample match file (faulty and partial ones too) and one generated match of
-    every table and seat count."""
+    every table and seat count (written to ``tmp``; None: only named)."""
     files = sorted(SAMPLES.glob("*.json")) + sorted(SAMPLES.glob("*.jsonl"))
     files += sorted(SAMPLES.glob("*.jsonl.gz"))
     for sub in ("faulty", "partial"):
         files += sorted(p for p in (SAMPLES / sub).glob("*.json")
                         if not p.name.endswith(".expected.json"))
     for n, (preset, seats, options) in enumerate(all_tables()):
-        path = tmp / f"generated-{preset}-{seats}-{n}.json"
-        path.write_text(json.dumps(generate_match(preset, seats, options, seed=1200 + n)),
-                        encoding="utf-8")
+        path = (tmp or Path(".")) / f"generated-{preset}-{seats}-{n}.json"
+        if tmp is not None:
+            path.write_text(json.dumps(generate_match(preset, seats, options, seed=1200 + n)),
+                            encoding="utf-8")
         files.append(path)
     return files
 
@@ -65,8 +81,8 @@ class Known:
 
 
 def oracle(rules: Rules, events: Sequence[Event | None]) -> Known:
-    """The knowledge after every step; past the last readable event, what the table then
-    showed on top of it (the replay still lists those events)."""
+    """The knowledge after every step; past the last readable event the table stays as
+    it was, and what the events listed after it show is added (the replay lists them)."""
     per_step = [[frozenset(str(t) for t in s.seen) for s in k.seats]
                 for k in iter_knowledge(rules, events)]
     rebuilt, _ = rebuild_hands(list(events))
@@ -74,8 +90,8 @@ def oracle(rules: Rules, events: Sequence[Event | None]) -> Known:
         ev = rebuilt[i]
         last = [set(s) for s in per_step[-1]]
         if isinstance(ev, Dealt):
-            last = [set(str(t) for t in (h or ())) for h in ev.hands]
-            last += [set() for _ in range(rules.seats - len(last))]
+            for s, hand in enumerate(ev.hands[:rules.seats]):
+                last[s].update(str(t) for t in hand or ())
         elif isinstance(ev, Played):
             for s in last:
                 s.add(str(ev.tile))
@@ -112,6 +128,7 @@ def worst_reviews(rules: Rules, events: Sequence[Event | None]) -> Iterator[Deal
             break
         move = _move(ev)
         options = legal_moves(st) if move is not None else []
+        mover = st.to_move   # a review's decision is the seat to move's (a wrong one too)
         if isinstance(ev, Dealt) and deal is not None:
             yield _review(deal, decisions, steps, sides)
         try:
@@ -122,7 +139,7 @@ def worst_reviews(rules: Rules, events: Sequence[Event | None]) -> Iterator[Deal
             deal, decisions, steps = (st.deal, i), [], []
         if move is None or deal is None:
             continue
-        seat = getattr(ev, "seat", 0)
+        seat = mover if mover is not None else getattr(ev, "seat", 0)
         outs = [Option(m, tuple(k if s == 0 else 0 for s in range(sides)))
                 for k, m in enumerate(options, start=1)]
         if outs:
