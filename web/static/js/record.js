@@ -39,8 +39,7 @@
     a.href = link;
     a.id = "rec-key-link";
     a.textContent = link;
-    box.replaceChildren(_("Keep this link: it is the only key that records this match, "
-                          + "and it is shown only this once."), " ", a);
+    box.replaceChildren(_("Keep this link: it is the only key that records this match, and it is shown only this once."), " ", a);
     box.hidden = false;
     window.history.replaceState(null, "", window.location.pathname + window.location.search);
   }
