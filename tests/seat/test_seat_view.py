@@ -5,6 +5,7 @@ value types (ledger/seatview.py)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,3 +79,34 @@ def test_the_views_read_and_write_back() -> None:
         with pytest.raises(BadViewer):
             Viewer.parse(bad)
     assert tiles_named("Omar plays 3-6, 0-0; 12-30 2026-05-01 6-66") == {"6-3", "0-0"}
+
+
+def test_the_analysis_in_a_seat_view_is_the_seats_own(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    url = f"sqlite:///{tmp_path_factory.mktemp('seat-analysis') / 'l.db'}"
+    engine = open_db(url)
+    with writing(engine) as session:
+        match_id = next(g.id for g in import_file(
+            session, str(SAMPLE.parent / "casual-arena-2-one-round.json")))
+    engine.dispose()
+    with TestClient(create_app(url)) as c:
+        def ask(**params: Any) -> Any:
+            for _ in range(600):
+                r = c.get(f"/api/matches/{match_id}/analysis", params={"deal": 1, **params})
+                if r.status_code != 202:
+                    return r
+                time.sleep(0.1)
+            raise AssertionError("the analysis never came")
+
+        whole = ask().json()
+        assert {d["seat"] for d in whole["decisions"]} == {0, 1}
+        step = whole["decisions"][-1]["event"]   # before the deal's last decision
+        got = ask(seat=0, step=step).json()
+        assert got["decisions"] and all(d["seat"] == 0 and d["event"] < step
+                                        for d in got["decisions"])
+        assert all(s["step"] <= step for s in got["steps"])
+        assert all([s["seat"] for s in k["seats"]] == [0] for k in got["knowledge"])
+        assert all(t["mode"] != "markers" for t in got["swing"]["data"])
+        table = ask(seat="table", step=step).json()
+        assert table["decisions"] == [] and all(k["seats"] == [] for k in table["knowledge"])
+        assert ask(seat=0).status_code == 422

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 
 from ledger.replay import deal_span, deals
@@ -72,8 +72,8 @@ def analysis_api(match_id: int, session: ReadSession, jobs: Jobs, request: Reque
         raise Refused(request, 403, f"deal {deal} of match {match_id} is being recorded: its "
                       "analysis opens when the deal is over")
     if not viewer.everyone and step is None:
-        raise Refused(request, 422, "a seat's or the table's view of the analysis needs the "
-                      "step it is at (`step`)")
+        raise HTTPException(422, "a seat's or the table's view of the analysis needs the "
+                            "step it is at (`step`)")
     got = jobs.ask(conn, match_id, deal - 1)
     if isinstance(got, Pending):
         return JSONResponse(got.to_dict(), status_code=202,
