@@ -46,6 +46,7 @@ from ledger.findings import Finding, Unreadable
 from ledger.formats.partial import rebuild_hands
 from ledger.i18n.phrases import Phrase
 from ledger.rules.base import Rules
+from ledger.seatview import EVERYONE, Sight, Viewer, as_seen, sight
 from ledger.tiles import Tile, tiles_of
 
 # --- the match as the replay reads it ------------------------------------------------
@@ -225,6 +226,8 @@ class Frame:
     findings: tuple[Finding, ...]         # findings of the event just done
     result: str | None         # how the deal (or the match) ended, once it has
     result_phrase: Phrase | None = None   # ``result`` in any language
+    viewer: Viewer = EVERYONE  # whose view: a seat, the table only, or all hands
+    sight: Sight | None = None  # the tiles the viewer had seen in this deal by this step
 
     @property
     def prev_deal_step(self) -> int | None:
@@ -434,12 +437,16 @@ def _apply(fold: _Fold, ev: Event | None, index: int) -> list[Finding]:
 
 
 def frame(match: ReplayMatch, step: int, seat: int | None = None,
-          snapshot: Snapshot | None = None) -> Frame:
+          snapshot: Snapshot | None = None, viewer: Viewer | None = None) -> Frame:
     """The table at ``step`` as ``seat`` saw it (``None``: every hand face up).
 
-    ``snapshot`` is the state before some event at or before the deal on the table
-    at ``step``; the fold starts there instead of at the first event.
+    ``viewer``, when given, says whose view it is instead of ``seat`` (the spectator's
+    included: every hand face down). ``snapshot`` is the state before some event at or
+    before the deal on the table at ``step``; the fold starts there instead of at the
+    first event.
     """
+    viewer = viewer or (EVERYONE if seat is None else Viewer.of_seat(seat))
+    seat = viewer.seat
     if not 0 <= step <= match.last_step:
         raise StepOutOfRange(step, match.last_step)
     if seat is not None and not 0 <= seat < match.rules.seats:
@@ -477,6 +484,10 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
     # The audit's findings when the match comes with them (they include the reader's).
     findings = (tuple(f for f in match.findings if event is not None and f.event == event)
                 if match.findings else tuple(found))
+    # A fold stopped before the step leaves the table of the deal it stopped in.
+    seen = sight(viewer, step, match.events, start,
+                 None if stopped is None or stopped >= step
+                 else deal_span(match.types, max(stopped, 1))[0])
     st = at_step
     result = _result_text(match, st)
     return Frame(
@@ -486,11 +497,11 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
         deal=st.deal + 1,
         phase=st.phase,
         board=board,
-        hands=_hands(match, st, seat, reveal),
+        hands=_hands(match, st, viewer, reveal),
         perspective=seat,
         stock=st.stock_left if match.rules.stock_size and match.rules.draws else None,
         stock_tiles=(tuple(str(t) for t in st.stock[st.stock_pos:])
-                     if seat is None and st.stock is not None and st.phase != "waiting"
+                     if viewer.everyone and st.stock is not None and st.phase != "waiting"
                      else None),
         turn=st.to_move if st.phase == "playing" else None,
         scores=tuple(st.scores),
@@ -499,9 +510,11 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
         deal_steps=tuple(match.deal_starts()),
         readable=stopped is None or step <= stopped,
         stopped_at=stopped,
-        findings=findings,
+        findings=seen.findings(findings),
         result=None if result is None else str(result),
         result_phrase=result,
+        viewer=viewer,
+        sight=seen,
     )
 
 
@@ -520,7 +533,7 @@ def _sorted(tiles: list[Tile]) -> tuple[str, ...]:
     return tuple(str(t) for t in sorted(tiles, key=lambda t: (t.high, t.low), reverse=True))
 
 
-def _hands(match: ReplayMatch, st: State, seat: int | None,
+def _hands(match: ReplayMatch, st: State, viewer: Viewer,
            reveal: HandsRevealed | None) -> tuple[HandView, ...]:
     rules = match.rules
     views = []
@@ -529,7 +542,7 @@ def _hands(match: ReplayMatch, st: State, seat: int | None,
         unseen = st.hidden[s]
         shown: tuple[str, ...]
         seen: tuple[str, ...]
-        if seat is None or seat == s:
+        if viewer.sees_hand(s):
             shown, hidden, seen = _sorted(held), unseen, ()
         else:
             shown, hidden = (), len(held) + unseen
@@ -629,10 +642,17 @@ def _deal_numbers(types: Sequence[str], stop: int) -> list[int]:
     return out
 
 
-def labels(match: ReplayMatch, start: int = 0, stop: int | None = None) -> list[EventLabel]:
+def labels(match: ReplayMatch, start: int = 0, stop: int | None = None,
+           seen: Sight | None = None) -> list[EventLabel]:
     """One line per recorded event (those ``[start, stop)``), with what the rules derived
-    and what is wrong."""
+    and what is wrong.
+
+    ``seen``: as one viewer saw them (ledger.seatview): nothing after its step, another
+    seat's drawn tile unnamed, no finding that names a tile it had not seen.
+    """
     stop = len(match.types) if stop is None else min(stop, len(match.types))
+    if seen is not None:
+        stop = min(stop, seen.step)
     by_event: dict[int, list[Finding]] = {}
     for f in match.findings:
         if f.event is not None and start <= f.event < stop:
@@ -640,8 +660,10 @@ def labels(match: ReplayMatch, start: int = 0, stop: int | None = None) -> list[
     numbers = _deal_numbers(match.types, stop)
     out: list[EventLabel] = []
     for i in range(start, stop):
-        ev = match.events[i]
+        ev = match.events[i] if seen is None else as_seen(match.events[i], i, seen)
         found = tuple(by_event.get(i, ()))
+        if seen is not None:
+            found = seen.findings(found)
         severity = ("error" if any(f.severity == "error" for f in found)
                     else "warning" if found else None)
         derived = match.derived[i] if i < len(match.derived) else ()
@@ -671,9 +693,14 @@ class DealLine:
     result_phrase: Phrase | None = None   # ``result`` in any language
 
 
-def deals(match: ReplayMatch) -> list[DealLine]:
-    """Every deal of the record, from the events' types and the derived results only."""
-    numbers = _deal_numbers(match.types, len(match.types))
+def deals(match: ReplayMatch, upto: int | None = None) -> list[DealLine]:
+    """Every deal of the record, from the events' types and the derived results only.
+
+    ``upto``: only the deals begun by that step, each as it stood then (a viewer at a
+    step has not seen how the deal on the table ends).
+    """
+    numbers = _deal_numbers(match.types, len(match.types) if upto is None
+                            else min(upto, len(match.types)))
     out: list[DealLine] = []
     for i, n in enumerate(numbers):
         if not out or out[-1].deal != n:

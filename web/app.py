@@ -13,17 +13,20 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from ledger.store.db import open_db
 from web import errors
+from web.access import Access
+from web.access import install as install_access
 from web.analysis_jobs import AnalysisJobs, Settings
 from web.lang import LanguageCookie
 from web.page_cache import PageCache
 from web.routes import analysis, api, pages, players, record, whatif
 
 
-def create_app(db_url: str | None = None, analysis_settings: Settings | None = None
-               ) -> FastAPI:
+def create_app(db_url: str | None = None, analysis_settings: Settings | None = None,
+               access: Access | None = None) -> FastAPI:
     """The app over the ledger at ``db_url`` (else $DOMINO_LEDGER_DB, else the default file).
 
     ``analysis_settings``: how deals are analysed (time limit, workers); else from the environment.
+    ``access``: who may read and write (web.access); else open, as on a loopback address.
     """
     engine = open_db(db_url)
 
@@ -44,6 +47,7 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     app.add_middleware(LanguageCookie)  # ?lang= is remembered; pages vary by language
     # Pages, JSON and static files go out gzipped (web.assets sends its own, precompressed).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    install_access(app, access or Access(), engine)  # keys, same-origin posts, trusted hosts
     app.include_router(api.router)
     app.include_router(record.router)  # recording live at the table
     app.include_router(record.api)

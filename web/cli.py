@@ -9,10 +9,12 @@ killed with ``kill -9``. ``--workers 1`` serves from this one process.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli import EXIT_OK, build_parser
 
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 ENV_SUPERVISOR = "DOMINO_LEDGER_SUPERVISOR"  # the pid each server process ends with
+ENV_ACCESS = "DOMINO_LEDGER_SERVE_ACCESS"    # serve's access flags, for each process
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[
@@ -32,13 +35,18 @@ def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[
 
 def served_app() -> FastAPI:
     """The app of one of ``serve --workers N``'s processes (uvicorn's factory)."""
+    from web.access import serving
     from web.analysis_worker import die_with
     from web.app import create_app
 
     supervisor = os.environ.get(ENV_SUPERVISOR)
     if supervisor:
         die_with(int(supervisor))
-    return create_app()
+    flags = json.loads(os.environ.get(ENV_ACCESS) or "null")
+    if flags is None:
+        return create_app()
+    return create_app(access=serving(flags["host"], flags["open"], flags["private"],
+                                     data_folder(), flags["allow_host"]))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -47,23 +55,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from ledger.store.db import ENV_VAR, explain, open_db
     from ledger.store.errors import StoreError
+    from web.access import serving
     from web.app import create_app
 
     workers = args.workers or os.cpu_count() or 1
     try:
+        access = serving(args.host, args.open, args.private, data_folder(), args.allow_host)
         if workers == 1:
-            app = create_app(args.db)
+            app = create_app(args.db, access=access)
         else:  # opened once here: a new ledger is made (migrated) before any worker runs
             open_db(args.db).dispose()
-    except (StoreError, SQLAlchemyError) as exc:
+    except (StoreError, SQLAlchemyError, OSError) as exc:
         print(f"domino-ledger: {explain(exc)}", file=sys.stderr)
         return 2
+    _say_access(access, args.host, args.port)
     if workers == 1:
         uvicorn.run(app, host=args.host, port=args.port)
         return EXIT_OK
     if args.db:
         os.environ[ENV_VAR] = args.db
     os.environ[ENV_SUPERVISOR] = str(os.getpid())
+    # Each server process makes the same access setting (the owner token is in the data
+    # folder or $DOMINO_LEDGER_TOKEN by now).
+    os.environ[ENV_ACCESS] = json.dumps({"host": args.host, "open": args.open,
+                                         "private": args.private,
+                                         "allow_host": args.allow_host})
     uvicorn.run("web.cli:served_app", factory=True, host=args.host, port=args.port,
                 workers=workers)
     return EXIT_OK
@@ -74,6 +90,31 @@ def _workers(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"--workers must be 1 or more, not {n}")
     return n
+
+
+def data_folder() -> Path:
+    import platformdirs
+
+    from ledger.store.db import APP_NAME
+
+    return Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def _say_access(access: Any, host: str, port: int) -> None:
+    """Who may write, said once at start (the owner token's link when keys are needed)."""
+    shown = f"[{host}]" if ":" in host else host
+    if access.writes_open:
+        where = "anyone who reaches this address" if host not in ("127.0.0.1", "localhost") \
+            else "anyone on this machine"
+        print(f"domino-ledger: writes are open: {where} may import and record matches",
+              file=sys.stderr)
+        return
+    print(f"domino-ledger: {access.mode} mode: imports and new matches need the owner token "
+          f"({'reading too' if access.mode == 'private' else 'reading is open'})",
+          file=sys.stderr)
+    print(f"domino-ledger: owner token: {access.owner_token}", file=sys.stderr)
+    print(f"domino-ledger: open http://{shown}:{port}/?token={access.owner_token} once in "
+          "your browser to sign it in", file=sys.stderr)
 
 
 def build_full_parser() -> argparse.ArgumentParser:
@@ -87,6 +128,15 @@ def build_full_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=_workers, default=None, metavar="N",
                        help="server processes sharing the port (default: one per core; "
                        "1: this process alone)")
+    who = serve.add_mutually_exclusive_group()
+    who.add_argument("--open", action="store_true",
+                     help="anyone who reaches the server may write (the default on 127.0.0.1; "
+                     "elsewhere writes need the owner token and recorder keys)")
+    who.add_argument("--private", action="store_true",
+                     help="reading needs the owner token (or a match's recorder key) too")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="another Host name the server answers to (loopback names and "
+                       "the address served are allowed already)")
     serve.set_defaults(func=cmd_serve)
     return parser
 

@@ -34,6 +34,7 @@ from ledger.events import Dealt, Event
 from ledger.i18n import Language, Phrase
 from ledger.i18n.phrases import clauses, phrase_from_json, phrase_to_json
 from ledger.rules import make_rules
+from ledger.seatview import Sight
 
 # The kept answers hold for this version only: bump the number whenever the answers could
 # change (the solver's values or what it leaves out, or this body's shape). The solver's
@@ -66,6 +67,12 @@ def build(task: Task, progress: Progress | None = None, stop: Stop | None = None
     review = next((r for r in reviews if r.deal == task.deal), None)
     if review is None:
         return None
+    return body_of(task, review)
+
+
+def body_of(task: Task, review: DealReview) -> dict[str, Any]:
+    """The body for ``task``'s deal, reviewed as ``review``."""
+    rules = make_rules(task.preset, len(task.seats), dict(task.options))
     knowledge = []
     for k in iter_knowledge(rules, task.events):
         if k.deal is not None and k.deal > task.deal:
@@ -136,3 +143,46 @@ def _steps(review: DealReview) -> list[dict[str, Any]]:
 
 def _vec(outcome: Sequence[int] | None) -> list[int] | None:
     return None if outcome is None else list(outcome)
+
+
+def seen_by(body: Mapping[str, Any], seen: Sight) -> dict[str, Any]:
+    """The body as one seat (or the table) saw the deal at step ``seen.step``.
+
+    Only the moves made by then; of the decisions and mistakes, only the viewer's own
+    (another seat's options would show its hand), and of what each seat knew, only the
+    viewer's. The swing chart stops at the step and leaves the mistakes' marks out
+    (they name the best moves of whoever made them). All hands open: the body as it is.
+    """
+    viewer, step = seen.viewer, seen.step
+    if viewer.everyone:
+        return dict(body)
+    mine = viewer.seat
+    steps = [s for s in body.get("steps", ()) if s["step"] <= step]
+    over = len(steps) == len(body.get("steps", ()))
+    out: dict[str, Any] = {
+        **body,
+        "view": str(viewer),
+        "steps": steps,
+        "decisions": [d for d in body.get("decisions", ())
+                      if d["seat"] == mine and d["event"] < step],
+        "mistakes": [m for m in body.get("mistakes", ())
+                     if m["seat"] == mine and m["step"] <= step],
+        "knowledge": [{**k, "seats": [s for s in k["seats"] if s["seat"] == mine]}
+                      for k in body.get("knowledge", ())
+                      if body.get("first_step", 0) <= k["step"] <= step],
+        "swing": _swing_upto(body.get("swing", {"data": [], "layout": {}}), len(steps)),
+    }
+    if not over:
+        out.pop("result", None)
+    return out
+
+
+def _swing_upto(figure: Mapping[str, Any], points: int) -> dict[str, Any]:
+    """The swing chart's lines up to their first ``points`` points, without mistake marks."""
+    data = []
+    for trace in figure.get("data", ()):
+        if trace.get("mode") == "markers":
+            continue
+        data.append({**trace, **{k: trace[k][:points] for k in ("x", "y", "text", "customdata")
+                                 if isinstance(trace.get(k), list)}})
+    return {**figure, "data": data}

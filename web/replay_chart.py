@@ -49,9 +49,11 @@ def points_lost(conn: Connection, match_id: int, rules: Rules) -> dict[int, list
 
 
 def match_chart(replay: ReplayMatch, sheet: ScoreSheet, lost: dict[int, list[int]],
-                lang: Language) -> dict[str, Any] | None:
-    """The figure (None: no deal was played out)."""
-    ends = {line.deal: line.last_step for line in deals(replay) if line.deal}
+                lang: Language, upto: int | None = None) -> dict[str, Any] | None:
+    """The figure (None: no deal was played out); with ``upto``, only the deals over by
+    that step (a seat's view knows nothing of later deals)."""
+    ends = {line.deal: line.last_step for line in deals(replay)
+            if line.deal and (upto is None or line.last_step <= upto)}
     rows = [d for d in sheet.deals if d.deal in ends]
     if not rows:
         return None

@@ -29,7 +29,7 @@ from ledger.events import Dealt, Event
 from ledger.findings import Finding, IllegalEvent
 from ledger.formats.wire import FORMAT, ParseError, parse_event, parse_header
 from ledger.rules import RulesError, make_rules
-from ledger.store import heads, snapshots
+from ledger.store import heads, keys, snapshots
 from ledger.store.db import write_connection
 from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
 from ledger.store.hashing import genesis
@@ -55,8 +55,19 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+@dataclass(frozen=True, slots=True)
+class Started:
+    match_id: int
+    key: str   # the recorder key: shown once, the store keeps only its hash
+
+
 def start_match(session: Session, header: Mapping[str, Any]) -> int:
     """Open a live match from a domino-match/1 header (no events); its ledger id."""
+    return start_keyed(session, header).match_id
+
+
+def start_keyed(session: Session, header: Mapping[str, Any]) -> Started:
+    """Open a live match and issue its recorder key, in one transaction."""
     obj = {"format": FORMAT, **dict(header), "events": []}
     try:
         parsed = parse_header(obj)
@@ -73,8 +84,23 @@ def start_match(session: Session, header: Mapping[str, Any]) -> int:
     match_id = int(conn.execute(insert(MATCHES).returning(MATCHES.c.id), [values])
                    .scalar_one())
     heads.start(conn, match_id)
+    key = keys.issue(conn, match_id)
     session.commit()
-    return match_id
+    return Started(match_id, key)
+
+
+def rotate_key(session: Session, match_id: int) -> str:
+    """A new recorder key for a live match: the one before it is refused from now on."""
+    conn = write_connection(session)
+    m = conn.execute(select(MATCHES.c.origin).where(MATCHES.c.id == match_id)).one_or_none()
+    if m is None:
+        raise MatchNotFound(match_id)
+    if m.origin != "live":
+        raise MatchClosed(f"match {match_id} was imported from a file; only live matches "
+                          "have a recorder key")
+    key = keys.issue(conn, match_id)
+    session.commit()
+    return key
 
 
 def next_seq(session: Session, match_id: int) -> int:

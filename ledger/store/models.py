@@ -168,6 +168,21 @@ class Analysis(SQLModel, table=True):
     body: str = Field(sa_column=Column(Text, nullable=False))
 
 
+class RecorderKey(SQLModel, table=True):
+    """A live match's recorder key, kept only as its SHA-256 (``ledger.store.keys``).
+
+    Not a fact: rotating a key replaces its hash, and ``generation`` counts the keys the
+    match has had.
+    """
+
+    __tablename__ = "recorder_keys"
+
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), primary_key=True))
+    key_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
+    generation: int
+    issued_at: datetime = Field(sa_column=Column(DateTime, nullable=False))
+
+
 def table(name: str) -> Table:
     return SQLModel.metadata.tables[name]
 
@@ -180,4 +195,5 @@ SUMMARIES = table("match_summaries")
 PLAYER_TOTALS = table("player_totals")
 SNAPSHOTS = table("snapshots")
 ANALYSES = table("analyses")
+RECORDER_KEYS = table("recorder_keys")
 READ_MODELS = (DEAL_ROWS, SUMMARIES, PLAYER_TOTALS)

@@ -11,17 +11,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 
+from ledger.replay import deal_span, deals
+from ledger.seatview import Viewer, sight
+from web.access import Refused, deal_finished, holds_key
 from web.analysis_jobs import Pending
-from web.deal_analysis import worded
+from web.deal_analysis import seen_by, worded
 from web.deps import DbInt, Jobs, MatchId, ReadSession
 from web.lang import request_language
+from web.matchdata import StoredMatch, load_match
 
 router = APIRouter(tags=["analysis"])
 
 DealQuery = Annotated[DbInt, Query(ge=1, description="the deal, 1-based as the replay numbers it")]
+ViewQuery = Annotated[str | None, Query(
+    max_length=8, pattern=r"^(\d{1,3}|table)?$",
+    description="whose view, as the replay's `seat`: a seat or `table` (then `step` is "
+                "needed); left out: all hands open")]
+AtQuery = Annotated[int | None, Query(ge=0, le=2**31, description="the replay step the view "
+                                      "is at: nothing after it is shown")]
 
 _PENDING = {"description": "Being worked out: `done` of `total` positions solved (0 of 0: "
                            "waiting for a worker); ask again.",
@@ -42,15 +52,43 @@ _PENDING = {"description": "Being worked out: `done` of `total` positions solved
                         "`note` that says so. A `note` (why a deal is not, or not fully, "
                         "analysed) is English; `note_phrases` holds its parts as phrases "
                         "(`{\"phrase\", \"params\"}`) and `note_worded` says it in the "
-                        "page's language. Moves (`played`, `move`) are in their English "
-                        "notation; `played_worded` and `move_worded` beside them say them in "
-                        "the page's language, and an error answer's `message_worded` its "
+                        "page's language. With `seat` (and `step`) the answer is cut to what "
+                        "that seat saw by that step: the moves made so far, its own decisions, "
+                        "mistakes and knowledge only. Moves (`played`, `move`) are in their "
+                        "English notation; `played_worded` and `move_worded` beside them say "
+                        "them in the page's language, and an error answer's `message_worded` its "
                         "`message`.",
             responses={202: _PENDING})
 def analysis_api(match_id: MatchId, session: ReadSession, jobs: Jobs, request: Request,
-                 deal: DealQuery) -> Any:
-    got = jobs.ask(session.connection(), match_id, deal - 1)
+                 deal: DealQuery, seat: ViewQuery = None, step: AtQuery = None) -> Any:
+    conn = session.connection()
+    viewer = Viewer.parse(seat)
+    match = load_match(conn, match_id, step=step)
+    first = _first_step(match, deal)
+    at = first if step is None else step
+    if not deal_finished(match, at) and not holds_key(request, request.app.state.engine,
+                                                      match_id):
+        # Best play is worked out with every hand open: none of it while the deal is played.
+        raise Refused(request, 403, f"deal {deal} of match {match_id} is being recorded: its "
+                      "analysis opens when the deal is over")
+    if not viewer.everyone and step is None:
+        raise HTTPException(422, "a seat's or the table's view of the analysis needs the "
+                            "step it is at (`step`)")
+    got = jobs.ask(conn, match_id, deal - 1)
     if isinstance(got, Pending):
         return JSONResponse(got.to_dict(), status_code=202,
                             headers={"Cache-Control": "no-store"})
+    if not viewer.everyone and match.replay is not None:
+        start, _ = deal_span(match.types, max(at, 1))
+        got = seen_by(got, sight(viewer, at, match.replay.events, start))
     return worded(got, request_language(request))
+
+
+def _first_step(match: StoredMatch, deal: int) -> int:
+    """The step just after the (first) deal event of deal ``deal`` (1-based)."""
+    if match.replay is None:
+        return 1
+    for line in deals(match.replay):
+        if line.deal == deal:
+            return line.first_step
+    return max(1, match.replay.last_step)

@@ -6,15 +6,19 @@ domain errors go to web.errors.
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 from pydantic import BaseModel, Field
 
 from ledger.store import live, queries
+from web.access import OwnerOnly, RecorderOnly, is_owner, require_key, sees_live_hands
 from web.deps import DbInt, MatchId, ReadSession, WriteSession
+from web.redact import redact_live
 
 router = APIRouter(prefix="/api", tags=["matches"])
+log = logging.getLogger("domino_ledger.access")
 
 
 class TableIn(BaseModel):
@@ -37,20 +41,48 @@ class EventIn(BaseModel):
     event: dict[str, Any] = Field(description="one domino-match/1 event object")
 
 
+_REFUSED: dict[int | str, dict[str, Any]] = {
+    401: {"description": "no credential: see docs/security.md"},
+    403: {"description": "a credential that does not grant this"}}
+
+
 @router.post("/matches", status_code=status.HTTP_201_CREATED,
-             summary="Start a live match")
-def start_match(body: MatchIn, session: WriteSession, response: Response) -> dict[str, Any]:
-    match_id = live.start_match(session, body.model_dump(exclude_none=True))
-    response.headers["Location"] = f"/api/matches/{match_id}"
-    return {"id": match_id, "next_seq": 0}
+             summary="Start a live match", responses=_REFUSED,
+             description="Off loopback the server wants its owner token (`Authorization: "
+                         "Bearer <token>`). The answer holds the match's `recorder_key`, "
+                         "shown this once: every append and undo needs it.")
+def start_match(_: OwnerOnly, body: MatchIn, session: WriteSession,
+                response: Response) -> dict[str, Any]:
+    got = live.start_keyed(session, body.model_dump(exclude_none=True))
+    log.info("match %s started; its recorder key issued", got.match_id)
+    response.headers["Location"] = f"/api/matches/{got.match_id}"
+    response.headers["Cache-Control"] = "no-store"
+    return {"id": got.match_id, "next_seq": 0, "recorder_key": got.key,
+            "recorder_link": f"/matches/{got.match_id}/record?key={got.key}"}
+
+
+@router.post("/matches/{match_id}/key", summary="A new recorder key for a live match",
+             responses=_REFUSED,
+             description="With the match's recorder key or the owner token: a new key, "
+                         "shown this once; the old one is refused from now on.")
+def rotate_key(request: Request, match_id: MatchId, session: WriteSession,
+               response: Response) -> dict[str, Any]:
+    if not is_owner(request):
+        require_key(request, match_id)
+    key = live.rotate_key(session, match_id)
+    log.info("match %s: recorder key rotated", match_id)
+    response.headers["Cache-Control"] = "no-store"
+    return {"id": match_id, "recorder_key": key,
+            "recorder_link": f"/matches/{match_id}/record?key={key}"}
 
 
 @router.post("/matches/{match_id}/events", status_code=status.HTTP_201_CREATED,
              summary="Append one event to a live match",
              responses={409: {"description": "someone appended first: re-read and retry"},
                         422: {"description": "the event breaks a rule or cannot be read"},
-                        404: {"description": "no such match"}})
-def append_event(match_id: MatchId, body: EventIn, session: WriteSession) -> dict[str, Any]:
+                        404: {"description": "no such match"}, **_REFUSED})
+def append_event(_: RecorderOnly, match_id: MatchId, body: EventIn,
+                 session: WriteSession) -> dict[str, Any]:
     got = live.append(session, match_id, body.event, body.expected_seq)
     return {"id": match_id, "seq": got.seq, "event": got.index, "next_seq": got.next_seq,
             "recorded": got.event, "derived": list(got.derived),
@@ -74,9 +106,18 @@ def get_match(match_id: MatchId, session: ReadSession) -> dict[str, Any]:
     return queries.get_match(session.connection(), match_id)
 
 
-@router.get("/matches/{match_id}/events", summary="A match's events, hash chain included")
-def match_events(match_id: MatchId, session: ReadSession,
+@router.get("/matches/{match_id}/events", summary="A match's events, hash chain included",
+            description="While a live match is being recorded, a reader without its "
+                        "recorder key gets the deal in play as the table sees it: its deal "
+                        "event's hands and stock and the tiles drawn left out "
+                        "(`\"redacted\": true`; their hashes still chain).")
+def match_events(request: Request, match_id: MatchId, session: ReadSession,
                  after: Annotated[DbInt, Query(ge=-1)] = -1,
                  limit: Annotated[int | None, Query(ge=1, le=10_000)] = None
                  ) -> list[dict[str, Any]]:
-    return queries.events_of(session.connection(), match_id, after, limit)
+    conn = session.connection()
+    rows = queries.events_of(conn, match_id, after, limit)
+    m = queries.get_match(conn, match_id)
+    if sees_live_hands(request, match_id, m["origin"], m["status"]):
+        return rows
+    return redact_live(rows, queries.events_of(conn, match_id))

@@ -34,6 +34,7 @@ from ledger.replay import SeatOutOfRange, StepOutOfRange, deals
 from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
 from web import assets, errors, upload
+from web.access import OwnerOnly
 from web.assets import asset_url
 from web.charts import score_race
 from web.deps import DbInt, MatchId, ReadSession, WriteSession
@@ -318,7 +319,8 @@ def _renamed(records: Iterator[MatchRecord], name: str) -> Iterator[MatchRecord]
 
 
 @router.post("/import", response_class=HTMLResponse)
-def import_upload(request: Request, file: UploadFile, session: WriteSession) -> HTMLResponse:
+def import_upload(_: OwnerOnly, request: Request, file: UploadFile,
+                  session: WriteSession) -> HTMLResponse:
     """A plain ``def``: the copy, the reading and the storing run in a worker thread, so
     an upload of any size never stops the server answering other requests."""
     lang = request_language(request)

@@ -20,6 +20,7 @@ from ledger.recording import Menu, reveal_event
 from ledger.rules import PRESETS, RulesError, make_rules
 from ledger.store import live
 from ledger.store.errors import BadInput
+from web.access import COOKIE_AGE, KEY_COOKIE, OwnerOnly, RecorderOnly, setting
 from web.deps import MatchId, ReadSession, WriteSession
 from web.recorder import CHART, NotRecordable, Recording, group_refusals, load_recording
 from web.templating import templates
@@ -87,7 +88,7 @@ def _header(preset: str, seats: int, target: str, teams: bool,
 
 
 @router.post("/record", response_class=HTMLResponse)
-def start_match(request: Request, session: WriteSession,
+def start_match(_: OwnerOnly, request: Request, session: WriteSession,
                 preset: Annotated[str, Form()], seats: Annotated[int, Form(le=MAX_SEATS)],
                 target: Annotated[str, Form()] = "",
                 teams: Annotated[bool, Form()] = False,
@@ -98,11 +99,19 @@ def start_match(request: Request, session: WriteSession,
               "names": (names + [""] * MAX_SEATS)[:MAX_SEATS]}
     try:
         header = _header(preset, seats, target, teams and seats == 4, names)
-        match_id = live.start_match(session, header)
+        got = live.start_keyed(session, header)
     except (FormError, BadInput) as exc:
         return _form(request, values, str(exc), status=422)
-    url = f"/matches/{match_id}/record" + (f"?seed={seed}" if seed.strip() else "")
-    return RedirectResponse(url, status_code=303)
+    url = f"/matches/{got.match_id}/record" + (f"?seed={seed}" if seed.strip() else "")
+    if setting(request).writes_open:
+        return RedirectResponse(url, status_code=303)
+    # The recorder's browser keeps the key (a cookie for this match); the page shows the
+    # key's link once, from the address's fragment, which never reaches a server.
+    answer = RedirectResponse(f"{url}#key={got.key}", status_code=303)
+    answer.set_cookie(KEY_COOKIE.format(match=got.match_id), got.key, max_age=COOKIE_AGE,
+                      httponly=True, samesite="strict", secure=setting(request).secure_cookies)
+    answer.headers["Cache-Control"] = "no-store"
+    return answer
 
 
 def _context(rec: Recording) -> dict[str, Any]:
@@ -116,7 +125,7 @@ def _context(rec: Recording) -> dict[str, Any]:
 
 
 @router.get("/matches/{match_id}/record", response_class=HTMLResponse)
-def record_page(request: Request, match_id: MatchId, session: ReadSession,
+def record_page(_: RecorderOnly, request: Request, match_id: MatchId, session: ReadSession,
                 seed: SeedQuery = None) -> HTMLResponse:
     try:
         rec = load_recording(session.connection(), match_id, seed)
@@ -130,7 +139,7 @@ def record_page(request: Request, match_id: MatchId, session: ReadSession,
 
 
 @router.get("/matches/{match_id}/record/panel", response_class=HTMLResponse)
-def record_panel(request: Request, match_id: MatchId, session: ReadSession,
+def record_panel(_: RecorderOnly, request: Request, match_id: MatchId, session: ReadSession,
                  seed: SeedQuery = None) -> HTMLResponse:
     """The part of the recorder's page that changes with each event (the page swaps it in)."""
     try:
@@ -149,7 +158,7 @@ def _not_recordable(request: Request, match_id: int, message: str) -> HTMLRespon
 
 
 @api.get("/matches/{match_id}/menu", summary="What may be recorded next in a live match")
-def menu_api(match_id: MatchId, session: ReadSession) -> Any:
+def menu_api(_: RecorderOnly, match_id: MatchId, session: ReadSession) -> Any:
     """Every event the rules allow next, as ready domino-match/1 objects to append, and
     for the seat to move every tile or action refused with the rule's reason."""
     try:

@@ -22,6 +22,8 @@ from ledger.replay import (
     frame,
     labels,
 )
+from ledger.seatview import TABLE, Viewer
+from web.access import allowed_view
 from web.deps import DbInt, MatchId, ReadSession
 from web.lang import request_language
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
@@ -38,19 +40,32 @@ POSITIONS = {2: ("bottom", "top"), 3: ("bottom", "right", "top"),
 
 StepQuery = Annotated[DbInt, Query(ge=0,
                                    description="0: before the first event; N: after N events")]
-SeatQuery = Annotated[DbInt | None, Query(ge=0, description="one seat's view; left out: all hands")]
+SeatQuery = Annotated[str | None, Query(
+    max_length=8, pattern=r"^(\d{1,3}|table)?$",
+    description="whose view: a seat (0, 1, ...), `table` for the table only (every hand "
+                "face down), left out for all hands open (refused while a deal is being "
+                "recorded, to those without the match's recorder key)")]
 
 
-def _frame(session: Session, match_id: int, step: int, seat: int | None,
+def _frame(request: Request, session: Session, match_id: int, step: int, seat: str | None,
            worded: bool = False) -> tuple[StoredMatch, Frame]:
     match = load_match(session.connection(), match_id, step=step, worded=worded)
+    return match, view_frame(request, match, step, seat)
+
+
+def view_frame(request: Request, match: StoredMatch, step: int, seat: str | None) -> Frame:
+    """The frame at ``step`` as ``seat`` may see it (web.access: no hand of a deal being
+    recorded without its key)."""
     if match.replay is None:
-        raise ReplayUnavailable(match_id, match.header.preset)
-    return match, frame(match.replay, step, seat, match.snapshot)
+        raise ReplayUnavailable(match.id, match.header.preset)
+    viewer = allowed_view(request, match, step, Viewer.parse(seat))
+    return frame(match.replay, step, snapshot=match.snapshot, viewer=viewer)
 
 
-def _label(match: ReplayMatch, event: int | None) -> EventLabel | None:
-    return None if event is None else labels(match, event, event + 1)[0]
+def _label(match: ReplayMatch, fr: Frame) -> EventLabel | None:
+    if fr.event is None:
+        return None
+    return labels(match, fr.event, fr.event + 1, fr.sight)[0]
 
 
 def _positions(seats: int, viewer: int | None) -> list[str]:
@@ -69,12 +84,18 @@ def _deal_result(line: DealLine) -> Phrase | None:
     return said
 
 
-def _deal_groups(match: ReplayMatch, step: int, lang: Language) -> list[dict[str, Any]]:
-    """The event list: every deal as one line, the one on the table opened up."""
+def _deal_groups(match: ReplayMatch, fr: Frame, lang: Language) -> list[dict[str, Any]]:
+    """The event list: every deal as one line, the one on the table opened up.
+
+    In a seat's or the table's view, only what had happened by the step (the next deal
+    event included, so the line of the deal on the table stays open at step 0).
+    """
+    step = fr.step
     start, stop = deal_span(match.types, max(step, 1))
-    events = labels(match, start, stop)
+    events = labels(match, start, stop, None if fr.viewer.everyone else fr.sight)
     groups = []
-    for line in deals(match):
+    upto = None if fr.viewer.everyone else max(step, 1)
+    for line in deals(match, upto):
         current = line.first_step - 1 <= start < line.last_step
         result = _deal_result(line)
         groups.append({
@@ -91,39 +112,55 @@ def replay_page(request: Request, match_id: MatchId, session: ReadSession,
                 step: DbInt = 0, seat: SeatQuery = None) -> Response:
     lang = request_language(request)
     base = f"/matches/{match_id}/replay"
-
-    def url(to: int, view: int | None) -> str:
-        return f"{base}?step={to}" + ("" if view is None else f"&seat={view}")
-
     # A step before the first or past the last is the first or the last (issue 16): an
     # address typed or kept from before an undo still opens the match.
     if step < 0:
-        return RedirectResponse(url(0, seat), status_code=307)
+        return RedirectResponse(_url(base, 0, seat), status_code=307)
     try:
-        match, fr = _frame(session, match_id, step, seat, worded=lang.code != "en")
+        match, fr = _frame(request, session, match_id, step, seat, worded=lang.code != "en")
     except StepOutOfRange as exc:
-        return RedirectResponse(url(exc.last, seat), status_code=307)
+        return RedirectResponse(_url(base, exc.last, seat), status_code=307)
+    context = page_context(match, fr, lang)
     assert match.replay is not None and match.rules is not None
+    # A seat's or the table's view charts only the deals over by its step.
+    context["match_chart"] = match_chart(
+        match.replay, match.sheet(), points_lost(session.connection(), match_id, match.rules),
+        lang, upto=None if fr.viewer.everyone else fr.step)
+    return templates.TemplateResponse(request, "replay.html", context)
+
+
+def _url(base: str, to: int, view: int | str | None) -> str:
+    return f"{base}?step={to}" + ("" if view is None or view == "" else f"&seat={view}")
+
+
+def page_context(match: StoredMatch, fr: Frame, lang: Language) -> dict[str, Any]:
+    """What replay.html draws for one frame."""
+    assert match.replay is not None and match.rules is not None
+    match_id = match.id
+    base = f"/matches/{match_id}/replay"
+
+    def url(to: int, view: int | str | None) -> str:
+        return _url(base, to, view)
 
     sheet = match.sheet()
-    return templates.TemplateResponse(request, "replay.html", {
+    return {
         "nav": "matches",
         "match_id": match_id,
         "title": match_title(sheet, lang),
         "table_label": sheet.table_text(lang),
         "preset": match.header.preset,
         "frame": fr,
-        "seat": seat,
+        "seat": fr.viewer.seat,
+        "view": str(fr.viewer),
+        "table_view": TABLE,
         "url": url,
-        "positions": _positions(len(fr.hands), seat),
+        "positions": _positions(len(fr.hands), fr.viewer.seat),
         "teams": match.rules.teams,
         "fives": match.rules.fives,
         "sides": sheet.sides,
-        "current": _label(match.replay, fr.event),
-        "deals": _deal_groups(match.replay, step, lang),
-        "match_chart": match_chart(match.replay, sheet, points_lost(
-            session.connection(), match_id, match.rules), lang),
-    })
+        "current": _label(match.replay, fr),
+        "deals": _deal_groups(match.replay, fr, lang),
+    }
 
 
 # --- JSON ----------------------------------------------------------------------------
@@ -187,6 +224,7 @@ class ReplayFrameOut(BaseModel):
     deal: int
     phase: str
     perspective: int | None
+    view: str
     board: BoardOut
     hands: list[HandOut]
     stock: int | None
@@ -220,6 +258,7 @@ def frame_json(match_id: int, fr: Frame, current: EventLabel | None) -> dict[str
         "deal": fr.deal,
         "phase": fr.phase,
         "perspective": fr.perspective,
+        "view": str(fr.viewer),
         "board": {"tiles": [asdict(t) for t in b.tiles], "box": asdict(b.box),
                   "ends": [{"end": name, "number": n} for name, n in b.ends],
                   "spinner": b.spinner, "fives": b.fives},
@@ -244,10 +283,16 @@ def frame_json(match_id: int, fr: Frame, current: EventLabel | None) -> dict[str
             summary="One step of a match's replay",
             description="The table after `step` recorded events: the tiles on the table laid "
                         "out for drawing (half-tile units), open ends, the Fives count, the "
-                        "hands as `seat` saw them (all face up when `seat` is left out), the "
+                        "hands as `seat` saw them (all face up when `seat` is left out, all face "
+                        "down for `seat=table`), the event just done as that view saw it, the "
                         "stock, whose turn it is and the scores.")
-def replay_api(match_id: MatchId, session: ReadSession,
+def replay_api(request: Request, match_id: MatchId, session: ReadSession,
                step: StepQuery = 0, seat: SeatQuery = None) -> dict[str, Any]:
-    match, fr = _frame(session, match_id, step, seat)
+    match, fr = _frame(request, session, match_id, step, seat)
+    return frame_answer(match, fr)
+
+
+def frame_answer(match: StoredMatch, fr: Frame) -> dict[str, Any]:
+    """The JSON answer for one frame."""
     assert match.replay is not None
-    return frame_json(match_id, fr, _label(match.replay, fr.event))
+    return frame_json(match.id, fr, _label(match.replay, fr))

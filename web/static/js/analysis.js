@@ -77,16 +77,22 @@
 
   function view() {
     const d = root() ? root().dataset : {};
+    // A seat (a number), the table only ("table") or all hands open (null).
+    const seat = d.seat === undefined || d.seat === "" ? null
+      : (d.seat === "table" ? "table" : Number(d.seat));
     return { step: Number(d.step || 0), deal: Number(d.deal || 0), last: Number(d.last || 0),
-             seat: d.seat === undefined || d.seat === "" ? null : Number(d.seat) };
+             seat };
   }
 
   const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   // Asks until the analysis is ready: soon at first (a small deal is ready at once),
   // then twice a second.
-  async function ask(deal) {
+  // In a seat's (or the table's) view the server cuts the analysis to what that view saw by
+  // the step: asked again at every step, kept per deal, step and view.
+  async function ask(deal, v) {
     const url = `/api/matches/${matchId}/analysis?deal=${deal}`
+      + (v.seat === null ? "" : `&seat=${v.seat}&step=${v.step}`)
       + (lang ? `&lang=${encodeURIComponent(lang)}` : "");
     for (let tries = 0; ; tries += 1) {
       const res = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
@@ -108,20 +114,25 @@
     }
   }
 
-  function analysis(deal) {
+  // ``whole``: the deal as a whole (all hands open), for going from mistake to mistake;
+  // the server refuses it while the deal is being recorded.
+  function analysis(deal, whole = false) {
     if (deal < 1) return Promise.resolve(null);
-    if (!loaded.has(deal)) {
-      const got = ask(deal).catch(() => { loaded.delete(deal); return null; });
-      loaded.set(deal, got);
+    const v = view();
+    const at = whole || v.seat === null || deal !== v.deal ? { seat: null, step: 0 } : v;
+    const kept = at.seat === null ? String(deal) : `${deal}/${at.seat}/${at.step}`;
+    if (!loaded.has(kept)) {
+      const got = ask(deal, at).catch(() => { loaded.delete(kept); return null; });
+      loaded.set(kept, got);
     }
-    return loaded.get(deal);
+    return loaded.get(kept);
   }
 
   // Waits for a deal's analysis, showing how far the server is with it meanwhile.
-  function waitFor(deal) {
+  function waitFor(deal, whole = false) {
     awaited = deal;
     say(progress.has(deal) ? progressText(deal) : _("Working out best play…"));
-    return analysis(deal);
+    return analysis(deal, whole);
   }
 
   function progressText(deal) {
@@ -298,7 +309,7 @@
     const lastDeal = Number(root().dataset.lastDeal || 0);
     for (let deal = Math.max(v.deal, 1); deal >= 1 && (!lastDeal || deal <= lastDeal);
          deal += forward ? 1 : -1) {
-      const a = await waitFor(deal);
+      const a = await waitFor(deal, true);
       const now = view();
       if (now.step !== v.step || now.seat !== v.seat) return;  // moved on meanwhile
       if (!a) {

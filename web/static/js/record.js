@@ -26,6 +26,25 @@
     });
   }
 
+  // --- the recorder key ------------------------------------------------------------
+  // A match started on a server that wants keys arrives with its recorder key in the
+  // address's fragment (never sent to a server): shown here once as the link to keep, then
+  // taken out of the address. This browser holds the key in a cookie already.
+  function showKey() {
+    const box = document.getElementById("rec-key");
+    const found = /^#key=([A-Za-z0-9_-]+)$/.exec(window.location.hash);
+    if (!box || !found) return;
+    const link = `${window.location.origin}${window.location.pathname}?key=${found[1]}`;
+    const a = document.createElement("a");
+    a.href = link;
+    a.id = "rec-key-link";
+    a.textContent = link;
+    box.replaceChildren(_("Keep this link: it is the only key that records this match, and it is shown only this once."), " ", a);
+    box.hidden = false;
+    window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
+  showKey();
+
   // --- tiles ------------------------------------------------------------------------
   const canon = (a, b) => (a >= b ? `${a}-${b}` : `${b}-${a}`);
 
