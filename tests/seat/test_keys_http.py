@@ -1,6 +1,7 @@
 """Issue 12 (writes need a key, live privacy) and issue 19 (cross-site posts, foreign
 hosts), over HTTP: the app's own setting through FastAPI's TestClient, and a real server
-bound to this machine's non-loopback address (web.access.serving, as ``serve`` runs it).
+bound to a non-loopback address in a network namespace of its own (web.access.serving,
+as ``serve`` runs it).
 
 A refused request stores nothing: every refusal is checked against the ledger's counts.
 """
@@ -244,27 +245,65 @@ def test_serving_on_loopback_stays_open(tmp_path: Path) -> None:
 
 
 # --- a real server on a non-loopback address -------------------------------------------
+# The server and its client run in a network namespace of the test's own (a child process
+# unshares its network and gives its interface a private address, not a loopback one):
+# no packet can leave it, and no address of the machine's own network is used.
+
+NETNS_HOST = "10.77.0.1"
+CLONE_NEWNET = 0x40000000
+SKIPPED = 77
 
 
-def _outside_address() -> str | None:
-    """This machine's address on its default route (no packet is sent), if not loopback."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("198.51.100.1", 9))
-        except OSError:
-            return None
-        addr = str(s.getsockname()[0])
-    return None if addr.startswith("127.") or addr == "0.0.0.0" else addr
+def _own_network() -> bool:
+    """In a forked child: a network of its own, NETNS_HOST on its only interface."""
+    import ctypes
+    import subprocess
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(CLONE_NEWNET) != 0:
+        return False
+    for cmd in (["ip", "link", "set", "lo", "up"],
+                ["ip", "addr", "add", f"{NETNS_HOST}/32", "dev", "lo"]):
+        if subprocess.run(cmd, capture_output=True).returncode != 0:
+            return False
+    return True
+
+
+def _in_namespace(tmp_path: Path) -> None:
+    import os
+    import traceback
+
+    code = SKIPPED
+    try:
+        if _own_network():
+            _check_server(NETNS_HOST, tmp_path)
+            code = 0
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    finally:
+        os._exit(code)
 
 
 def test_a_server_on_a_network_address_wants_keys(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    monkeypatch.delenv("DOMINO_LEDGER_TOKEN", raising=False)
+    child = multiprocessing.get_context("fork").Process(target=_in_namespace, args=(tmp_path,))
+    child.start()
+    child.join(timeout=180)
+    if child.is_alive():
+        child.kill()
+        pytest.fail("the server in its own network namespace did not finish in 180 s")
+    if child.exitcode == SKIPPED:
+        pytest.skip("no network namespace could be made here (needs root and iproute2)")
+    assert child.exitcode == 0, "the checks in the network namespace failed (see stderr)"
+
+
+def _check_server(host: str, tmp_path: Path) -> None:
     import uvicorn
 
-    host = _outside_address()
-    if host is None:
-        pytest.skip("this machine has no non-loopback address to bind")
-    monkeypatch.delenv("DOMINO_LEDGER_TOKEN", raising=False)
     access = serving(host, False, False, tmp_path / "data")
     assert access.mode == Mode.KEYS and host in access.hosts
     url = f"sqlite:///{tmp_path / 'l.db'}"
