@@ -120,21 +120,20 @@ def replay_page(request: Request, match_id: MatchId, session: ReadSession,
         match, fr = _frame(request, session, match_id, step, seat, worded=lang.code != "en")
     except StepOutOfRange as exc:
         return RedirectResponse(_url(base, exc.last, seat), status_code=307)
-    context = page_context(match, fr, lang)
-    assert match.replay is not None and match.rules is not None
-    # A seat's or the table's view charts only the deals over by its step.
-    context["match_chart"] = match_chart(
-        match.replay, match.sheet(), points_lost(session.connection(), match_id, match.rules),
-        lang, upto=None if fr.viewer.everyone else fr.step)
-    return templates.TemplateResponse(request, "replay.html", context)
+    assert match.rules is not None
+    lost = points_lost(session.connection(), match_id, match.rules)
+    return templates.TemplateResponse(request, "replay.html",
+                                      page_context(match, fr, lang, lost))
 
 
 def _url(base: str, to: int, view: int | str | None) -> str:
     return f"{base}?step={to}" + ("" if view is None or view == "" else f"&seat={view}")
 
 
-def page_context(match: StoredMatch, fr: Frame, lang: Language) -> dict[str, Any]:
-    """What replay.html draws for one frame."""
+def page_context(match: StoredMatch, fr: Frame, lang: Language,
+                 lost: dict[int, list[int]] | None = None) -> dict[str, Any]:
+    """What replay.html draws for one frame (``lost``: the points each deal's analysed
+    mistakes lost, for the whole-match chart)."""
     assert match.replay is not None and match.rules is not None
     match_id = match.id
     base = f"/matches/{match_id}/replay"
@@ -160,6 +159,9 @@ def page_context(match: StoredMatch, fr: Frame, lang: Language) -> dict[str, Any
         "sides": sheet.sides,
         "current": _label(match.replay, fr),
         "deals": _deal_groups(match.replay, fr, lang),
+        # A seat's or the table's view charts only the deals over by its step.
+        "match_chart": match_chart(match.replay, sheet, lost or {}, lang,
+                                   upto=None if fr.viewer.everyone else fr.step),
     }
 
 
