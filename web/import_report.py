@@ -23,11 +23,11 @@ from web.wording import record_findings, reworded
 SHOWN = 50      # matches shown with their findings
 FINDINGS = 20   # findings shown per match
 # A part of the file no match could be read from is said as what it is, not as a match.
-UNREAD = ("bad-json", "line-too-long")
+UNREAD = ("bad-json", "line-too-long", "file-too-large")
 
 
 def is_unread(got: Imported) -> bool:
-    """Nothing of a match could be read there: not JSON, or a line past the reader's cap."""
+    """Nothing of a match could be read there: not JSON, or past the reader's caps."""
     return got.id is None and got.error is not None and (
         not got.findings or (len(got.findings) == 1 and got.findings[0]["code"] in UNREAD))
 
