@@ -54,19 +54,20 @@ def test_the_matches_list_answers_while_a_bomb_is_read(own_server: str) -> None:
 
     thread = threading.Thread(target=upload, daemon=True)
     thread.start()
-    time.sleep(1.0)  # the upload is in and being read
-    timings: list[float] = []
+    time.sleep(0.3)  # the upload is in and being read
+    timings: list[float] = []  # every list asked for while the bomb was being read
+    during = 0                 # of them, those answered before the reading ended
     with httpx.Client(base_url=own_server, timeout=120) as client:
-        for _ in range(5):
-            if not thread.is_alive():
-                break
+        while thread.is_alive() and len(timings) < 5:
             began = time.monotonic()
             res = client.get("/matches")
             timings.append(time.monotonic() - began)
+            during += thread.is_alive()
             assert res.status_code == 200 and "import-result" not in res.text
-            time.sleep(0.3)
-        during = thread.is_alive()
-    assert timings and during, "the bomb was read before the list was asked for twice"
+            time.sleep(0.1)
+    # The reader cuts this bomb short (ledger/formats/reader.py caps its ratio), which still
+    # leaves seconds of reading: the list must answer within them.
+    assert during >= 2, f"the bomb was read before the list was asked for twice: {timings}"
     assert max(timings) < 1.0, timings
     thread.join(600)
     assert answer["status"] == 200
