@@ -12,8 +12,6 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-import orjson
-from sqlalchemy import and_, select
 from sqlalchemy.engine import Connection
 
 from ledger.i18n import Language
@@ -21,30 +19,21 @@ from ledger.i18n.phrases import Worded
 from ledger.replay import ReplayMatch, deals
 from ledger.rules.base import Rules
 from ledger.scoresheet import ScoreSheet
-from ledger.store.models import ANALYSES, SUMMARIES
+from ledger.store.plays import current_reviews
 from web.charts import COLOURS
 
 
 def points_lost(conn: Connection, match_id: int, rules: Rules) -> dict[int, list[int]]:
     """Per deal (1-based) analysed, the points each side's mistakes lost in it."""
-    q = (select(ANALYSES.c.deal, ANALYSES.c.body)
-         .select_from(ANALYSES.join(SUMMARIES, and_(
-             SUMMARIES.c.match_id == ANALYSES.c.match_id,
-             SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
-             SUMMARIES.c.head_hash == ANALYSES.c.head_hash)))
-         .where(ANALYSES.c.match_id == match_id))
     lost: dict[int, list[int]] = {}
-    for r in conn.execute(q):
-        body = orjson.loads(r.body)
-        decisions = body.get("decisions") if isinstance(body, dict) else None
+    for deal, decisions in current_reviews(conn, [match_id]).get(match_id, {}).items():
         if not decisions:
             continue
         sides = [0] * rules.sides
-        for d in decisions:
-            if isinstance(d, dict) and isinstance(d.get("seat"), int) and \
-                    isinstance(d.get("lost"), int) and 0 <= d["seat"] < rules.seats:
-                sides[rules.side_of(d["seat"])] += d["lost"]
-        lost[int(r.deal) + 1] = sides
+        for seat, points in decisions:
+            if 0 <= seat < rules.seats:
+                sides[rules.side_of(seat)] += points
+        lost[deal + 1] = sides
     return lost
 
 

@@ -87,14 +87,18 @@ def fingerprint(conn: Connection) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _add_reviews(conn: Connection, plays: dict[int, StoredPlay]) -> None:
-    """The kept analyses that hold for each match's events as stored now."""
+def current_reviews(conn: Connection, match_ids: list[int]
+                    ) -> dict[int, dict[int, list[tuple[int, int]]]]:
+    """Per match and deal (0-based), the (seat, points lost) of each decision of the kept
+    analyses that hold for the match's events as stored now (a deal nothing of which was
+    solved is left out)."""
     q = (select(ANALYSES.c.match_id, ANALYSES.c.deal, ANALYSES.c.body)
          .select_from(ANALYSES.join(SUMMARIES, and_(
              SUMMARIES.c.match_id == ANALYSES.c.match_id,
              SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
              SUMMARIES.c.head_hash == ANALYSES.c.head_hash)))
-         .where(ANALYSES.c.match_id.in_(list(plays))))
+         .where(ANALYSES.c.match_id.in_(match_ids)))
+    out: dict[int, dict[int, list[tuple[int, int]]]] = {}
     for r in conn.execute(q):
         body = orjson.loads(r.body)
         if not isinstance(body, dict):
@@ -102,6 +106,14 @@ def _add_reviews(conn: Connection, plays: dict[int, StoredPlay]) -> None:
         decisions = body.get("decisions") or []
         if body.get("best") is None and not decisions:
             continue  # nothing of the deal was solved
-        plays[r.match_id].decisions[int(r.deal)] = [
+        out.setdefault(int(r.match_id), {})[int(r.deal)] = [
             (int(d["seat"]), int(d["lost"])) for d in decisions
-            if isinstance(d, dict) and "seat" in d and "lost" in d]
+            if isinstance(d, dict) and isinstance(d.get("seat"), int)
+            and isinstance(d.get("lost"), int)]
+    return out
+
+
+def _add_reviews(conn: Connection, plays: dict[int, StoredPlay]) -> None:
+    """The kept analyses that hold for each match's events as stored now."""
+    for match_id, deals in current_reviews(conn, list(plays)).items():
+        plays[match_id].decisions.update(deals)
