@@ -33,8 +33,9 @@ import logging
 import os
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections import OrderedDict, deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,7 @@ GIVE_UP = 60.0       # the run after a kill: the deal's shape only, nothing solv
 SECONDS = 120.0      # the time limit per deal unless the settings say otherwise
 ENV_SECONDS = "DOMINO_LEDGER_ANALYSIS_SECONDS"
 ENV_WORKERS = "DOMINO_LEDGER_ANALYSIS_WORKERS"
+ENV_BACKEND = "DOMINO_LEDGER_ANALYSIS"   # local: in process even on a PostgreSQL ledger
 
 
 class AnalysisError(Exception):
@@ -95,6 +97,7 @@ class Settings:
     waiting: int = 64                  # jobs that may wait for a worker
     per_client: int = 4                # of those, jobs one client may have waiting
     kept: int = 64                     # answers kept in memory
+    backend: str = "auto"              # local (own processes), queue (PostgreSQL), auto
 
     @property
     def kill_seconds(self) -> float:
@@ -107,7 +110,8 @@ class Settings:
         env = os.environ if environ is None else environ
         cores = os.cpu_count() or 1
         workers = int(env.get(ENV_WORKERS) or max(1, min(2, cores - 1)))
-        return cls(seconds=float(env.get(ENV_SECONDS) or SECONDS), workers=max(1, workers))
+        return cls(seconds=float(env.get(ENV_SECONDS) or SECONDS), workers=max(1, workers),
+                   backend=env.get(ENV_BACKEND) or "auto")
 
 
 Key = tuple[int, int, Head]  # match, deal (0-based), the match's last event
@@ -141,7 +145,44 @@ class Job:
                        self.total)
 
 
-class AnalysisJobs:
+class AnalysisBackend(ABC):
+    """Where the app's deal analyses are worked out: in its own processes (``AnalysisJobs``,
+    an embedded SQLite ledger) or by workers anywhere, through the PostgreSQL ledger's job
+    queue (web.analysis_queue). Routes see only ``ask``, through ``for_client``."""
+
+    started = 0  # jobs this app started (a request that joined one does not count)
+
+    def for_client(self, client: str) -> ClientJobs:
+        """These jobs as ``client`` asks for them (its waiting jobs are counted)."""
+        return ClientJobs(self, client)
+
+    @abstractmethod
+    def ask(self, conn: Connection, match_id: int, deal: int, client: str = ""
+            ) -> dict[str, Any] | Pending:
+        """The body of ``deal`` (0-based) of the match as stored now, or how far its job is."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop what this app runs for its analyses."""
+
+
+def open_jobs(engine: Engine, settings: Settings | None = None) -> AnalysisBackend:
+    """The job queue's backend on a PostgreSQL ledger that holds it (unless the settings
+    say ``local``), else the app's own worker processes."""
+    settings = settings or Settings.from_env()
+    if settings.backend != "local":
+        from web.analysis_queue import QueueJobs, has_queue
+
+        if has_queue(engine):
+            return QueueJobs(engine, settings)
+        if settings.backend == "queue":
+            raise AnalysisError(Phrase("this ledger has no job queue: analyses need a "
+                                       "PostgreSQL ledger at schema 0008 (domino-ledger db "
+                                       "upgrade)"))
+    return AnalysisJobs(engine, settings)
+
+
+class AnalysisJobs(AnalysisBackend):
     """The app's analysis jobs, their workers and the answers kept in memory."""
 
     def __init__(self, engine: Engine, settings: Settings | None = None) -> None:
@@ -162,10 +203,6 @@ class AnalysisJobs:
         self.recent: deque[Job] = deque(maxlen=self.settings.kept)  # the last jobs finished
 
     # --- asking ----------------------------------------------------------------------
-
-    def for_client(self, client: str) -> ClientJobs:
-        """These jobs as ``client`` asks for them (its waiting jobs are counted)."""
-        return ClientJobs(self, client)
 
     def ask(self, conn: Connection, match_id: int, deal: int, client: str = ""
             ) -> dict[str, Any] | Pending:
@@ -290,73 +327,32 @@ class AnalysisJobs:
         return job
 
     def _run(self, worker: Worker, job: Job) -> None:
-        s = self.settings
-        got = self._attempt(worker, job, s.seconds, s.kill_seconds)
-        if got[0] == "killed":
+        def progress(done: int, total: int) -> None:
+            with self._lock:
+                job.done = max(job.done, done)
+                job.total = max(job.total, total)
+
+        def killed() -> None:
             with self._lock:
                 self.killed += 1
-            log.warning("analysis of match %s deal %s ran over %.0f s: worker killed",
-                        job.key[0], job.key[1] + 1, s.kill_seconds)
-            got = self._attempt(worker, job, 0.0, GIVE_UP)
-            if got[0] == "done":
-                got = ("done", got[1], True)
-            elif got[0] == "killed":
-                got = ("failed", Phrase("it could not be solved in time (the limit is "
-                                        "{seconds} s)", seconds=f"{s.seconds:g}"))
-        if got[0] == "closing":
-            return
-        if got[0] == "done":
-            body, stopped = got[1], bool(got[2])
-            if body is None:
-                self._fail(job, DealNotFound.of(job.key[0], job.key[1]))
-                return
-            if stopped:
-                body = late(body, s.seconds)
-            with self._lock:
-                self._keep(job.key, body)
-                self._jobs.pop(job.key, None)
-                job.state = "done"
-                self.recent.append(job)
-            if not stopped:  # served from memory meanwhile
-                self._store(job.key, body)
-            job.finished.set()
-            return
-        # got[1]: one of the phrases above, or the text of the worker's own exception.
-        self._fail(job, AnalysisError(Phrase("the analysis of deal {deal} failed: {reason}",
-                                             deal=job.key[1] + 1, reason=got[1])))
 
-    def _attempt(self, worker: Worker, job: Job, seconds: float, kill_after: float
-                 ) -> tuple[Any, ...]:
-        """One run of the job in the worker: its last message, ("killed",) or ("closing",)."""
         try:
-            pipe = worker.ready()
-            pipe.send((job.task, seconds))
-        except (OSError, EOFError, ValueError) as exc:
-            worker.stop()
-            return ("failed", Phrase("the worker could not be started ({reason})",
-                                     reason=str(exc)))
-        deadline = time.monotonic() + kill_after
-        while True:
-            if self._closing:
-                return ("closing",)
-            # The clock first: a worker past its time is killed whatever it would say next.
-            left = deadline - time.monotonic()
-            if left <= 0:
-                worker.stop()
-                return ("killed",)
-            try:
-                if not pipe.poll(min(POLL, left)):
-                    continue
-                message = pipe.recv()
-            except (EOFError, OSError):
-                code = worker.stop()
-                return ("failed", Phrase("the worker process ended (exit code {code})",
-                                         code=code))
-            if message[0] != "progress":
-                return tuple(message)
-            with self._lock:
-                job.done = max(job.done, int(message[1]))
-                job.total = max(job.total, int(message[2]))
+            solved = solve(worker, job.task, self.settings, progress,
+                           closing=lambda: self._closing, on_kill=killed)
+        except AnalysisError as exc:
+            self._fail(job, exc)
+            return
+        if solved is None:  # the app is closing
+            return
+        body = solved.body
+        with self._lock:
+            self._keep(job.key, body)
+            self._jobs.pop(job.key, None)
+            job.state = "done"
+            self.recent.append(job)
+        if not solved.late:  # served from memory meanwhile
+            self._store(job.key, body)
+        job.finished.set()
 
     def _fail(self, job: Job, error: AnalysisError) -> None:
         with self._lock:
@@ -381,10 +377,81 @@ class AnalysisJobs:
 
 
 @dataclass(frozen=True, slots=True)
+class Solved:
+    """A deal worked out: its body, ``late`` when the time limit cut it short (such an
+    answer is served, never kept as the deal's answer: another start tries again)."""
+
+    body: dict[str, Any]
+    late: bool = False
+
+
+def solve(worker: Worker, task: Task, settings: Settings, progress: Callable[[int, int], None],
+          closing: Callable[[], bool] = lambda: False,
+          on_kill: Callable[[], None] = lambda: None) -> Solved | None:
+    """``task``'s deal worked out in ``worker`` within the settings' time (None: closing);
+    AnalysisError (DealNotFound: the record has no such deal) when it cannot be."""
+    s = settings
+    got = attempt(worker, task, s.seconds, s.kill_seconds, progress, closing)
+    if got[0] == "killed":
+        on_kill()
+        log.warning("analysis of match %s deal %s ran over %.0f s: worker killed",
+                    task.match_id, task.deal + 1, s.kill_seconds)
+        got = attempt(worker, task, 0.0, GIVE_UP, progress, closing)
+        if got[0] == "done":
+            got = ("done", got[1], True)
+        elif got[0] == "killed":
+            got = ("failed", Phrase("it could not be solved in time (the limit is "
+                                    "{seconds} s)", seconds=f"{s.seconds:g}"))
+    if got[0] == "closing":
+        return None
+    if got[0] == "done":
+        body, stopped = got[1], bool(got[2])
+        if body is None:
+            raise DealNotFound.of(task.match_id, task.deal)
+        return Solved(late(body, s.seconds), True) if stopped else Solved(body)
+    # got[1]: one of the phrases above, or the text of the worker's own exception.
+    raise AnalysisError(Phrase("the analysis of deal {deal} failed: {reason}",
+                               deal=task.deal + 1, reason=got[1]))
+
+
+def attempt(worker: Worker, task: Task, seconds: float, kill_after: float,
+            progress: Callable[[int, int], None], closing: Callable[[], bool]
+            ) -> tuple[Any, ...]:
+    """One run of ``task`` in ``worker``: its last message, ("killed",) or ("closing",)."""
+    try:
+        pipe = worker.ready()
+        pipe.send((task, seconds))
+    except (OSError, EOFError, ValueError) as exc:
+        worker.stop()
+        return ("failed", Phrase("the worker could not be started ({reason})",
+                                 reason=str(exc)))
+    deadline = time.monotonic() + kill_after
+    while True:
+        if closing():
+            return ("closing",)
+        # The clock first: a worker past its time is killed whatever it would say next.
+        left = deadline - time.monotonic()
+        if left <= 0:
+            worker.stop()
+            return ("killed",)
+        try:
+            if not pipe.poll(min(POLL, left)):
+                continue
+            message = pipe.recv()
+        except (EOFError, OSError):
+            code = worker.stop()
+            return ("failed", Phrase("the worker process ended (exit code {code})",
+                                     code=code))
+        if message[0] != "progress":
+            return tuple(message)
+        progress(int(message[1]), int(message[2]))
+
+
+@dataclass(frozen=True, slots=True)
 class ClientJobs:
     """The app's analysis jobs as one client asks for them (what routes get)."""
 
-    jobs: AnalysisJobs
+    jobs: AnalysisBackend
     client: str
 
     def ask(self, conn: Connection, match_id: int, deal: int) -> dict[str, Any] | Pending:

@@ -15,7 +15,7 @@ from ledger.store.db import open_db
 from web import errors
 from web.access import Access
 from web.access import install as install_access
-from web.analysis_jobs import AnalysisJobs, Settings
+from web.analysis_jobs import Settings, open_jobs
 from web.lang import LanguageCookie
 from web.page_cache import PageCache
 from web.routes import analysis, api, pages, players, record, whatif
@@ -32,7 +32,7 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.analysis_jobs = AnalysisJobs(engine, analysis_settings or Settings.from_env())
+        app.state.analysis_jobs = open_jobs(engine, analysis_settings or Settings.from_env())
         try:
             yield
         finally:

@@ -4,8 +4,9 @@ jobs (in one place).
 Reads use ``get_session``; routes that write use ``get_write_session``, whose
 transactions take SQLite's write lock at BEGIN (the store's write functions
 ask for that by themselves too, so either works for them). ``get_analysis_jobs``
-is the app's ``AnalysisJobs`` (made and closed by the app's lifespan) as the request's
-client asks for them: each client address has its own share of the queue.
+is the app's analyses backend (``web.analysis_jobs.open_jobs``: made and closed by the
+app's lifespan) as the request's client asks for them: each client address has its own
+share of the queue.
 
 ``MatchId`` and ``DbInt`` bound every integer of a path or a query to what the
 database's INTEGER columns hold (32 bits on PostgreSQL, which refuses a larger value
@@ -24,7 +25,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from ledger.store.db import read_session, write_session
-from web.analysis_jobs import AnalysisJobs, ClientJobs
+from web.analysis_jobs import AnalysisBackend, ClientJobs
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # match ids, seqs, steps: INTEGER columns
 
@@ -49,7 +50,7 @@ def get_write_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterato
 
 def get_analysis_jobs(request: Request) -> ClientJobs:
     jobs = getattr(request.app.state, "analysis_jobs", None)
-    if not isinstance(jobs, AnalysisJobs):
+    if not isinstance(jobs, AnalysisBackend):
         raise RuntimeError("the app's analysis jobs start with its lifespan, which has not run")
     return jobs.for_client(request.client.host if request.client else "")
 

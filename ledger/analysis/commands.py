@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,10 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
+# ``analyse --all`` makes the answers the web serves (the replay's Analysis panel), which
+# the ledger does not know how to make: the program that does (web.cli) sets this.
+ANALYSE_ALL: Callable[[argparse.Namespace], int] | None = None
+
 
 class AnalyseError(Exception):
     """The match to analyse cannot be found or read; the message says why and where."""
@@ -56,8 +60,19 @@ def register(subparsers: Any) -> None:
                     "known, so each position has an outcome under best play by every side. "
                     "Shows it for every decision, and what each move that was not the best "
                     "cost its side.")
-    p.add_argument("match", metavar="MATCH|FILE",
+    p.add_argument("match", metavar="MATCH|FILE", nargs="?",
                    help="a match file (.json, .jsonl, .jsonl.gz) or a stored match id")
+    p.add_argument("--all", action="store_true",
+                   help="every scored deal of the ledger that has no analysis yet, kept for "
+                        "the web: queued for `domino-ledger worker` on a PostgreSQL ledger, "
+                        "worked out here on every core on SQLite (a progress bar on stderr)")
+    p.add_argument("--since", metavar="DATE",
+                   help="with --all: only matches started on or after this date (2026-11-01)")
+    p.add_argument("--preset", metavar="ID", help="with --all: only matches of this table")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="with --all on SQLite: deals at once (default: the cores)")
+    p.add_argument("--no-wait", action="store_true",
+                   help="with --all on PostgreSQL: end once the deals are queued")
     p.add_argument("--deal", type=int, metavar="N",
                    help="only deal N (counted from 0, as in the JSON output)")
     p.add_argument("--json", action="store_true", help="one JSON object per deal")
@@ -78,6 +93,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from ledger.analysis.solver import MAX_NODES
 
     lang = chosen_language(args)
+    if args.all or args.match is None:
+        return _analyse_all(args, lang)
     if args.search_limit is None:
         args.search_limit = MAX_NODES
     if args.deal is not None and args.deal < 0:
@@ -96,6 +113,18 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         print(f"domino-ledger: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     return code
+
+
+def _analyse_all(args: argparse.Namespace, lang: Language) -> int:
+    if not args.all or args.match is not None:
+        print("domino-ledger: " + lang.say("analyse takes a match, a file or --all"),
+              file=sys.stderr)
+        return EXIT_UNREADABLE
+    if ANALYSE_ALL is None:
+        print("domino-ledger: " + lang.say("analyse --all runs from the domino-ledger "
+                                           "command"), file=sys.stderr)
+        return EXIT_UNREADABLE
+    return ANALYSE_ALL(args)
 
 
 def records(ref: str, url: str | None = None) -> Iterator[MatchRecord]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -79,3 +80,46 @@ def clear(conn: Connection, match_id: int | None = None) -> int:
     if match_id is not None:
         stmt = stmt.where(ANALYSES.c.match_id == match_id)
     return int(conn.execute(stmt).rowcount or 0)
+
+
+def unanalysed(conn: Connection, version: str, since: datetime | None = None,
+               preset: str | None = None) -> list[tuple[int, int, Head]]:
+    """Every scored deal (``deal_rows``) with no analysis for its match's head and
+    ``version``: (match, deal, head), in match and deal order.
+
+    ``since``: only matches started then or later (``started_at``; one without it is left
+    out, as ``export --since`` does); ``preset``: only matches of that table.
+    """
+    from ledger.store.models import DEAL_ROWS, HEADS
+
+    stmt = (select(DEAL_ROWS.c.match_id, DEAL_ROWS.c.deal, HEADS.c.events, HEADS.c.head_hash,
+                   MATCHES.c.started_at)
+            .join(HEADS, HEADS.c.match_id == DEAL_ROWS.c.match_id)
+            .join(MATCHES, MATCHES.c.id == DEAL_ROWS.c.match_id)
+            .outerjoin(ANALYSES, (ANALYSES.c.match_id == DEAL_ROWS.c.match_id)
+                       & (ANALYSES.c.deal == DEAL_ROWS.c.deal)
+                       & (ANALYSES.c.version == version)
+                       & (ANALYSES.c.head_hash == HEADS.c.head_hash)
+                       & (ANALYSES.c.last_seq == HEADS.c.events - 1))
+            .where(ANALYSES.c.match_id.is_(None), HEADS.c.events > 0)
+            .order_by(DEAL_ROWS.c.match_id, DEAL_ROWS.c.deal))
+    if preset is not None:
+        stmt = stmt.where(MATCHES.c.preset == preset)
+    out = []
+    for row in conn.execute(stmt):
+        if since is not None:
+            started = _when(row.started_at)
+            if started is None or started < since:
+                continue
+        out.append((int(row.match_id), int(row.deal),
+                    Head(int(row.events) - 1, bytes(row.head_hash))))
+    return out
+
+
+def _when(text: str | None) -> datetime | None:
+    """A match's ``started_at`` as a time (without a zone: UTC); None if it is not one."""
+    try:
+        when = datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+    return when if when is None or when.tzinfo is not None else when.replace(tzinfo=UTC)

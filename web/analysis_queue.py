@@ -1,0 +1,290 @@
+"""Deal analyses through the PostgreSQL ledger's job queue: the web asks, workers anywhere
+answer (ledger.store.jobqueue holds the queue; this module is the deal kind of work).
+
+``QueueJobs`` is the app's analyses backend on such a ledger (web.analysis_jobs picks
+it): a request reads the deal's kept answer for the match's head, else its job's
+progress, else queues the job (``WEB`` priority, before any bulk work) and answers
+``Pending``. It starts nothing of its own: the server stays stateless, and the answer
+comes from whichever worker did the work.
+
+``DealWork`` is what a worker does with a deal's job: it looks for the answer first (work
+done once is never done again, even by a duplicate), skips a job whose match has been
+recorded further (its answer would be for an old head, which nobody is shown), then
+works the deal out in a solver process of its own (web.analysis_worker, with the
+server's time limit and kill, ``solve``) and keeps the answer and ends the job's progress
+in one transaction. ``domino-ledger worker`` runs it (``cmd_worker``); ``analyse --all``
+queues a whole ledger or, on SQLite, runs it here on every core (``analyse_all``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from datetime import UTC, datetime
+from typing import Any
+
+from ledger.i18n import Phrase
+from ledger.store import analyses, db, jobqueue
+from ledger.store.analyses import Head
+from ledger.store.jobqueue import BULK, WEB, JobKey, Report
+from web.analysis_jobs import (
+    AnalysisBackend,
+    AnalysisBusy,
+    AnalysisError,
+    DealNotFound,
+    Pending,
+    Settings,
+    _task,
+    solve,
+)
+from web.analysis_worker import Worker
+from web.deal_analysis import VERSION
+
+KIND = "deal"
+RETRY_AFTER = 3600.0  # seconds a failed or late answer stands before a request tries again
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def has_queue(engine: Any) -> bool:
+    with engine.connect() as conn:
+        return jobqueue.has_queue(conn)
+
+
+def deal_key(match_id: int, deal: int, at: Head) -> JobKey:
+    return JobKey(KIND, match_id, deal, at.last_seq, at.hash, VERSION)
+
+
+class QueueJobs(AnalysisBackend):
+    """Analyses asked of the job queue and read back from the ledger."""
+
+    def __init__(self, engine: Any, settings: Settings | None = None) -> None:
+        self.engine = engine
+        self.settings = settings or Settings()
+        self.started = 0
+
+    def ask(self, conn: Any, match_id: int, deal: int, client: str = ""
+            ) -> dict[str, Any] | Pending:
+        at = analyses.head(conn, match_id)
+        if at is None:
+            raise DealNotFound.of(match_id, deal)
+        body = analyses.get(conn, match_id, deal, at, VERSION)
+        if body is not None:
+            return body
+        key = deal_key(match_id, deal, at)
+        got = jobqueue.progress(conn, key)
+        if got is not None:
+            age = (datetime.now(UTC) - got.updated).total_seconds()
+            if got.state in ("queued", "running"):
+                return Pending(got.state, got.done, got.total)
+            if got.state == "late" and got.body is not None and age < RETRY_AFTER:
+                return got.body
+            if got.state == "failed" and age < RETRY_AFTER:
+                raise AnalysisError(Phrase("the analysis of deal {deal} failed: {reason}",
+                                           deal=deal + 1, reason=got.error or "?"))
+        _task(conn, match_id, deal)  # DealNotFound, ReplayUnavailable: said now, not queued
+        mine = jobqueue.waiting(conn, client)
+        if mine >= self.settings.per_client:
+            raise AnalysisBusy(Phrase("{waiting} deals you asked for are waiting to be "
+                                      "analysed; ask again when one is done", waiting=mine))
+        self.started += jobqueue.enqueue(self.engine, [key], client, WEB)
+        return Pending("queued", 0, 0)
+
+    def close(self) -> None:
+        """Nothing runs here: the queued jobs wait for the workers."""
+
+
+class DealWork:
+    """A deal's job as a worker does it (``jobqueue.Handler``), in the calling thread's own
+    solver process; ``close`` ends them all."""
+
+    def __init__(self, engine: Any, settings: Settings) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.queue = not db.is_sqlite(engine)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._workers: list[Worker] = []
+        self.closing = False
+
+    def __call__(self, key: JobKey, report: Report) -> bool:
+        if key.version != VERSION:
+            raise RuntimeError(f"the job asks for analysis version {key.version}; this worker "
+                               f"makes {VERSION} (run the same release as the web)")
+        at = Head(key.last_seq, key.head_hash)
+        with db.read_session(self.engine) as session:
+            conn = session.connection()
+            known = analyses.get(conn, key.match_id, key.part, at, VERSION) is not None
+            # Recorded further since it was asked: nobody is shown an old head's answer.
+            moved_on = not known and analyses.head(conn, key.match_id) != at
+            task = None if known or moved_on else _task(conn, key.match_id, key.part)
+        if task is None:
+            self._keep(key, None)
+            return True
+        solved = solve(self._worker(), task, self.settings, report,
+                       closing=lambda: self.closing)
+        if solved is None:
+            raise RuntimeError("the worker is stopping")
+        if solved.late:
+            if self.queue:
+                with db.writing(self.engine) as session:
+                    jobqueue.ended_late(db.write_connection(session), key, solved.body)
+                    session.commit()
+            return False
+        self._keep(key, solved.body)
+        return False
+
+    def _keep(self, key: JobKey, body: dict[str, Any] | None) -> None:
+        with db.writing(self.engine) as session:
+            conn = db.write_connection(session)
+            if body is not None:
+                analyses.put(conn, key.match_id, key.part, Head(key.last_seq, key.head_hash),
+                             VERSION, body)
+            if self.queue:
+                jobqueue.finished(conn, key)
+            session.commit()
+
+    def _worker(self) -> Worker:
+        worker: Worker | None = getattr(self._local, "worker", None)
+        if worker is None:
+            worker = self._local.worker = Worker()
+            with self._lock:
+                self._workers.append(worker)
+        return worker
+
+    def close(self) -> None:
+        self.closing = True
+        with self._lock:
+            for worker in self._workers:
+                worker.stop()
+
+
+# --- domino-ledger worker -------------------------------------------------------------
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from ledger.store.errors import StoreError
+
+    url = db.resolve_url(args.db)
+    try:
+        engine = db.open_db(url)
+        if not has_queue(engine):
+            raise jobqueue.QueueError("this ledger has no job queue: workers take their jobs "
+                                      "from a PostgreSQL ledger at schema 0008 or later "
+                                      "(domino-ledger db upgrade); an embedded SQLite ledger's "
+                                      "server analyses in its own processes")
+    except Exception as exc:
+        print(f"domino-ledger: {db.explain(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    work = DealWork(engine, Settings.from_env())
+    worker = jobqueue.Worker(url, {KIND: work}, concurrency=args.concurrency,
+                             lease=args.lease, say=lambda line: print(line, flush=True))
+
+    async def run() -> int:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, worker.stop)
+        return await worker.run()
+
+    print(f"domino-ledger: worker {worker.name}: {args.concurrency} at a time, taking jobs "
+          f"from {engine.url.render_as_string(hide_password=True)}", file=sys.stderr,
+          flush=True)
+    try:
+        done = asyncio.run(run())
+    except StoreError as exc:
+        print(f"domino-ledger: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        work.close()
+        engine.dispose()
+    print(f"domino-ledger: worker {worker.name} stopped after {done} jobs", file=sys.stderr)
+    return EXIT_OK
+
+
+# --- domino-ledger analyse --all ------------------------------------------------------
+
+
+def analyse_all(args: argparse.Namespace) -> int:
+    """Every scored deal without an answer for its head: queued (PostgreSQL), or worked
+    out here on every core (SQLite); a progress bar on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from ledger.exports.select import SelectionError, parse_since
+
+    try:
+        since = parse_since(args.since) if args.since else None
+        engine = db.open_db(args.db)
+    except (SelectionError, Exception) as exc:
+        print(f"domino-ledger: {db.explain(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        with engine.connect() as conn:
+            todo = analyses.unanalysed(conn, VERSION, since, args.preset)
+            queue = jobqueue.has_queue(conn)
+        keys = [deal_key(m, d, at) for m, d, at in todo]
+        bar = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn(), console=Console(stderr=True), transient=False)
+        with bar:
+            if queue:
+                return _queue_all(engine, keys, bar, args, since)
+            return _here_all(engine, keys, bar, args.jobs)
+    finally:
+        engine.dispose()
+
+
+def _queue_all(engine: Any, keys: list[JobKey], bar: Any, args: argparse.Namespace,
+               since: datetime | None) -> int:
+    step = 500
+    queued = 0
+    task = bar.add_task("queueing", total=len(keys))
+    for i in range(0, len(keys), step):
+        queued += jobqueue.enqueue(engine, keys[i:i + step], "analyse --all", BULK)
+        bar.advance(task, len(keys[i:i + step]))
+    bar.console.print(f"{len(keys)} deals to analyse: {queued} queued now, "
+                      f"{len(keys) - queued} were queued already; `domino-ledger worker` on "
+                      "any machine that reaches the database works them out")
+    if args.no_wait or not keys:
+        return EXIT_OK
+    done = bar.add_task("analysed", total=len(keys))
+    while True:
+        with engine.connect() as conn:
+            left = len(analyses.unanalysed(conn, VERSION, since, args.preset))
+            failed = jobqueue.failures(conn, [k.name for k in keys])
+        bar.update(done, completed=len(keys) - left - failed)
+        if left <= failed:
+            break
+        time.sleep(1.0)
+    if failed:
+        bar.console.print(f"{failed} deals could not be analysed (the replay's Analysis "
+                          "panel says why)")
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _here_all(engine: Any, keys: list[JobKey], bar: Any, jobs: int | None) -> int:
+    work = DealWork(engine, Settings.from_env())
+    n = jobs or max(1, os.cpu_count() or 1)
+    task = bar.add_task(f"analysing ({n} at a time)", total=len(keys))
+    failed = 0
+    try:
+        with ThreadPoolExecutor(n, thread_name_prefix="analyse") as pool:
+            futures = {pool.submit(work, key, Report()): key for key in keys}
+            for fut in as_completed(futures):
+                key = futures[fut]
+                try:
+                    fut.result()
+                except Exception as exc:
+                    failed += 1
+                    bar.console.print(f"match {key.match_id} deal {key.part}: {exc}")
+                bar.advance(task)
+    except KeyboardInterrupt:
+        work.close()
+        raise
+    finally:
+        work.close()
+    return EXIT_FAILED if failed else EXIT_OK
