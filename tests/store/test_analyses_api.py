@@ -1,5 +1,8 @@
 """A deal's analysis over HTTP on SQLite and PostgreSQL: worked out once per stored head,
-kept in the ledger across a restart, worked out again when the match is recorded further."""
+kept in the ledger across a restart, worked out again when the match is recorded further.
+
+The app's own worker processes on both (``backend="local"``); the PostgreSQL ledger's
+job queue and its workers are tests/store/test_workers.py's."""
 
 from __future__ import annotations
 
@@ -11,8 +14,10 @@ from fastapi.testclient import TestClient
 
 from ledger.store import db
 from tests.store.conftest import SAMPLES
-from web.analysis_jobs import AnalysisJobs
+from web.analysis_jobs import AnalysisJobs, Settings
 from web.app import create_app
+
+LOCAL = Settings(backend="local")
 
 
 def _analysed(client: TestClient, match_id: int, deal: int) -> dict[str, Any]:
@@ -34,7 +39,7 @@ def test_kept_per_head_across_a_restart(url: str) -> None:
     db.open_db(url, migrate=True).dispose()  # a server database is migrated on request
     match = orjson.loads((SAMPLES / "domena-2.json").read_bytes())
     events = match["events"]
-    with TestClient(create_app(url)) as client:
+    with TestClient(create_app(url, LOCAL)) as client:
         r = client.post("/api/matches", json={"table": match["table"], "seats": match["seats"]})
         match_id = int(r.json()["id"])
         seq = 0
@@ -47,7 +52,7 @@ def test_kept_per_head_across_a_restart(url: str) -> None:
         assert first["note"] == "the record stops before the deal ended"
         assert len(first["steps"]) == 6  # the start and the five moves so far
         assert _jobs(client).started == 1
-    with TestClient(create_app(url)) as client:
+    with TestClient(create_app(url, LOCAL)) as client:
         # A new app: the answer comes from the ledger, nothing is solved.
         assert _analysed(client, match_id, 1) == first
         assert _jobs(client).started == 0

@@ -9,6 +9,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect, select
 
 from ledger.store import db
+from ledger.store.jobqueue import QUEUE_TABLES
 from ledger.store.models import SQLModel
 from ledger.store.verify import verify
 from tests.store.helpers import count, import_path, matches
@@ -19,7 +20,12 @@ LEDGER_TABLES = {"matches", "events", "deal_rows", "match_summaries", "player_to
 
 
 def _tables(engine: Engine) -> set[str]:
-    return set(inspect(engine).get_table_names()) - {"alembic_version"}
+    """The ledger's tables; a PostgreSQL ledger's job queue (0008) is checked apart."""
+    got = set(inspect(engine).get_table_names()) - {"alembic_version"}
+    if engine.dialect.name == "postgresql" and db.current_revision(engine) is not None:
+        assert got >= QUEUE_TABLES or not got & QUEUE_TABLES, got
+        got -= QUEUE_TABLES
+    return got
 
 
 def test_up_and_down_on_an_empty_database(url: str) -> None:
@@ -68,8 +74,28 @@ def _timeless(dump: dict[str, list[tuple[object, ...]]]) -> dict[str, list[tuple
 
 def test_the_migrations_build_what_the_models_describe(engine: Engine) -> None:
     with engine.connect() as c:
-        diff = compare_metadata(MigrationContext.configure(c), SQLModel.metadata)
+        # The job queue's tables are pgqueuer's and ledger.store.jobqueue's, not models.
+        context = MigrationContext.configure(c, opts={"include_name": _not_queue})
+        diff = compare_metadata(context, SQLModel.metadata)
     assert diff == []
+
+
+def _not_queue(name: str | None, kind: str, _parent: object) -> bool:
+    return not (kind == "table" and name in QUEUE_TABLES)
+
+
+def test_the_job_queue_is_postgresql_s_and_comes_and_goes_alone(url: str) -> None:
+    engine = db.make_engine(url)
+    try:
+        db.upgrade(engine)
+        every = set(inspect(engine).get_table_names())
+        assert (every >= QUEUE_TABLES) == url.startswith("postgresql")
+        assert not every & QUEUE_TABLES or url.startswith("postgresql")
+        db.downgrade(engine, "0005")
+        assert not set(inspect(engine).get_table_names()) & QUEUE_TABLES
+        assert _tables(engine) == LEDGER_TABLES
+    finally:
+        engine.dispose()
 
 
 def test_a_server_database_is_migrated_only_on_request(url: str) -> None:

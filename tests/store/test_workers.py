@@ -1,0 +1,205 @@
+"""Analysis workers on the PostgreSQL ledger's job queue (issue 18): two worker
+processes, 50 deals, one worker killed with SIGKILL in the middle of a job.
+
+Every deal is analysed exactly once (the workers' own lines, the queue's log and the
+ledger agree), the killed worker's job is finished by the other once its lease runs
+out, the survivor stops cleanly on SIGTERM, and the web (the app over the same schema)
+serves each answer without starting anything itself.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from ledger.store import analyses, db, jobqueue
+from ledger.store.analyses import Head
+from ledger.store.jobqueue import BULK, WEB, JobKey
+from tests.store.conftest import ROOT, SAMPLES, Schemas
+from tests.store.helpers import import_path
+from web.analysis_queue import QueueJobs, deal_key
+from web.app import create_app
+from web.deal_analysis import VERSION
+
+# Three-seat Selminha deals are solved by max-n and take a second or more each: the
+# one killed mid-job is the longest of them (deal 7 of the sample).
+SLOW_FILE, SLOW_DEAL = "selminha-3.json", 6
+FILES = ["selminha-3.json", "domena-2.json", "arab-block-2.json", "casual-arena-2.json",
+         "sahrat-draw-2.json", "selminha-2.json", "domena-2-timed.json"]
+LEASE = 3.0
+
+
+def _worker(url: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "web.cli", "worker", "--db", url, "--lease", str(LEASE)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "DOMINO_LEDGER_ANALYSIS_SECONDS": "120"})
+
+
+def _until(what: str, check: object, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {timeout:g} s for {what}")
+        time.sleep(0.02)
+
+
+def _done_lines(out: str) -> list[str]:
+    """The keys a worker says it worked out (``done KEY SECONDS``)."""
+    return [line.split()[1] for line in out.splitlines() if line.startswith("done ")]
+
+
+@pytest.mark.postgres
+def test_two_workers_fifty_deals_one_killed_mid_job(schemas: Schemas) -> None:
+    url = schemas.new()
+    engine = db.open_db(url, migrate=True)
+    workers: list[subprocess.Popen[str]] = []
+    try:
+        ids = {}
+        for name in FILES:
+            (imported,) = import_path(engine, SAMPLES / name)
+            assert imported.id is not None
+            ids[name] = imported.id
+        with engine.connect() as c:
+            todo = analyses.unanalysed(c, VERSION)
+        slow = next(deal_key(m, d, at) for m, d, at in todo
+                    if m == ids[SLOW_FILE] and d == SLOW_DEAL)
+        rest = [deal_key(m, d, at) for m, d, at in todo if (m, d) != (slow.match_id, slow.part)]
+        keys = [slow, *rest[:49]]
+        assert len(set(keys)) == 50
+        # The slow one first (a page's priority), the rest as a bulk backlog.
+        assert jobqueue.enqueue(engine, [slow], "test", WEB) == 1
+        assert jobqueue.enqueue(engine, keys[1:], "analyse --all", BULK) == 49
+        assert jobqueue.enqueue(engine, keys, "again", BULK) == 0  # queued once only
+
+        first = _worker(url)
+        workers.append(first)
+        name = f"{os.uname().nodename}:{first.pid}"
+
+        def running_in_first() -> bool:
+            with engine.connect() as c:
+                p = jobqueue.progress(c, slow)
+            return p is not None and p.state == "running" and p.worker == name
+
+        _until("the first worker to start the slow deal", running_in_first, 120)
+        second = _worker(url)
+        workers.append(second)
+        first.send_signal(signal.SIGKILL)
+        first_out, _ = first.communicate(timeout=30)
+        with engine.connect() as c:  # it died in the middle: nothing of that job is kept
+            assert analyses.get(c, slow.match_id, slow.part,
+                                Head(slow.last_seq, slow.head_hash), VERSION) is None
+            assert jobqueue.progress(c, slow).state == "running"  # type: ignore[union-attr]
+        assert slow.name not in _done_lines(first_out)
+
+        def all_kept() -> bool:
+            with engine.connect() as c:
+                return all(analyses.get(c, k.match_id, k.part, Head(k.last_seq, k.head_hash),
+                                        VERSION) is not None for k in keys)
+
+        _until("every deal to be analysed", all_kept, 600)
+        second.send_signal(signal.SIGTERM)
+        second_out, second_err = second.communicate(timeout=60)
+        assert second.returncode == 0, second_err
+        assert "stopped after" in second_err
+
+        # Exactly once: every key in one worker's lines, once; the killed one's by the other.
+        said = Counter(_done_lines(first_out) + _done_lines(second_out))
+        assert set(said) == {k.name for k in keys}
+        assert max(said.values()) == 1
+        assert slow.name in _done_lines(second_out)
+        with engine.connect() as c:
+            log = dict(c.execute(text("SELECT status::text, count(*) FROM pgqueuer_log "
+                                      "GROUP BY status")).all())
+            assert log.get("successful") == 50 and log.get("exception") is None
+            assert c.execute(text("SELECT count(*) FROM pgqueuer")).scalar_one() == 0
+            assert c.execute(text("SELECT count(*) FROM job_progress")).scalar_one() == 0
+
+        # The web shows each answer, from whichever worker made it, and starts nothing.
+        with TestClient(create_app(url)) as client:
+            backend = client.app.state.analysis_jobs  # type: ignore[attr-defined]
+            assert isinstance(backend, QueueJobs)
+            for k in keys:
+                res = client.get(f"/api/matches/{k.match_id}/analysis",
+                                 params={"deal": k.part + 1})
+                assert res.status_code == 200, res.text
+                body = res.json()
+                assert (body["match"], body["number"]) == (k.match_id, k.part + 1)
+                assert body["steps"] and "best" in body
+            assert backend.started == 0
+    finally:
+        for proc in workers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate(timeout=30)
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_web_request_queues_its_deal_and_a_worker_answers(schemas: Schemas) -> None:
+    """The page's round trip: 202 queued, a worker takes it (progress), then 200; a second
+    app (another server) sees the same job, never a second one."""
+    url = schemas.new()
+    engine = db.open_db(url, migrate=True)
+    (imported,) = import_path(engine, SAMPLES / "domena-2.json")
+    mid = imported.id
+    assert mid is not None
+    worker: subprocess.Popen[str] | None = None
+    try:
+        with TestClient(create_app(url)) as one, TestClient(create_app(url)) as two:
+            first = one.get(f"/api/matches/{mid}/analysis", params={"deal": 2})
+            assert first.status_code == 202 and first.json()["status"] == "queued"
+            again = two.get(f"/api/matches/{mid}/analysis", params={"deal": 2})
+            assert again.status_code == 202
+            assert one.app.state.analysis_jobs.started == 1  # type: ignore[attr-defined]
+            assert two.app.state.analysis_jobs.started == 0  # type: ignore[attr-defined]
+            missing = one.get(f"/api/matches/{mid}/analysis", params={"deal": 99})
+            assert missing.status_code == 404
+            worker = _worker(url)
+            deadline = time.monotonic() + 120
+            while True:
+                res = two.get(f"/api/matches/{mid}/analysis", params={"deal": 2})
+                if res.status_code == 200:
+                    break
+                assert res.status_code == 202, res.text
+                assert time.monotonic() < deadline, "no worker answered"
+                time.sleep(0.05)
+            assert res.json()["number"] == 2
+            assert one.get(f"/api/matches/{mid}/analysis",
+                           params={"deal": 2}).json() == res.json()
+        worker.send_signal(signal.SIGTERM)
+        out, err = worker.communicate(timeout=60)
+        assert worker.returncode == 0, err
+        assert len(_done_lines(out)) == 1
+    finally:
+        if worker is not None and worker.poll() is None:
+            worker.kill()
+            worker.communicate(timeout=30)
+        engine.dispose()
+
+
+def test_a_worker_refuses_a_ledger_without_a_queue(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    db.open_db(url).dispose()
+    got = subprocess.run([sys.executable, "-m", "web.cli", "worker", "--db", url], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 2
+    assert "no job queue" in got.stderr and "Traceback" not in got.stderr
+
+
+def test_a_job_key_names_its_head_and_version() -> None:
+    key = JobKey("deal", 3, 1, 40, bytes(range(32)), VERSION)
+    assert JobKey.of_payload(key.payload()) == key
+    moved = JobKey("deal", 3, 1, 41, bytes(32), VERSION)
+    assert moved.name != key.name  # another head: another job, another answer
+    with pytest.raises(jobqueue.QueueError, match="not a job key"):
+        JobKey.of_payload(b"{}")
