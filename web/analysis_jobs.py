@@ -175,10 +175,9 @@ def open_jobs(engine: Engine, settings: Settings | None = None) -> AnalysisBacke
 
         if has_queue(engine):
             return QueueJobs(engine, settings)
-        if settings.backend == "queue":
-            raise AnalysisError(Phrase("this ledger has no job queue: analyses need a "
-                                       "PostgreSQL ledger at schema 0008 (domino-ledger db "
-                                       "upgrade)"))
+        if settings.backend == "queue":  # said at the server's start, in its log
+            raise RuntimeError(f"{ENV_BACKEND}=queue: this ledger has no job queue (a "
+                               "PostgreSQL ledger at schema 0008: domino-ledger db upgrade)")
     return AnalysisJobs(engine, settings)
 
 
