@@ -269,7 +269,8 @@ def _queue_all(engine: Any, keys: list[JobKey], bar: Any, args: argparse.Namespa
 def _here_all(engine: Any, keys: list[JobKey], bar: Any, jobs: int | None) -> int:
     work = DealWork(engine, Settings.from_env())
     n = jobs or max(1, os.cpu_count() or 1)
-    task = bar.add_task(f"analysing ({n} at a time)", total=len(keys))
+    bar.console.print(f"{len(keys)} deals to analyse here, {n} at a time")
+    task = bar.add_task("analysing", total=len(keys))
     failed = 0
     try:
         with ThreadPoolExecutor(n, thread_name_prefix="analyse") as pool:

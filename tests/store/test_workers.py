@@ -203,3 +203,41 @@ def test_a_job_key_names_its_head_and_version() -> None:
     assert moved.name != key.name  # another head: another job, another answer
     with pytest.raises(jobqueue.QueueError, match="not a job key"):
         JobKey.of_payload(b"{}")
+
+
+def _analyse_all(url: str, *more: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "web.cli", "analyse", "--all", "--db", url,
+                           *more], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_analyse_all_queues_a_ledger_or_works_it_out_here(url: str) -> None:
+    """``analyse --all``: on PostgreSQL every scored deal is queued once (``--preset`` and
+    ``--since`` choose the matches); on SQLite they are worked out here and kept."""
+    engine = db.open_db(url, migrate=True)
+    try:
+        for name in ("domena-2.json", "selminha-2.json"):
+            import_path(engine, SAMPLES / name)
+        with engine.connect() as c:
+            deals = len(analyses.unanalysed(c, VERSION))
+            domena = len(analyses.unanalysed(c, VERSION, preset="domena"))
+        assert deals == 16 and domena == 7
+        assert "0 deals to analyse" in _analyse_all(url, "--since", "2100-01-01", "--no-wait").stderr
+        if url.startswith("postgresql"):
+            got = _analyse_all(url, "--preset", "domena", "--no-wait")
+            assert got.returncode == 0, got.stderr
+            assert "7 deals to analyse: 7 queued now" in " ".join(got.stderr.split())
+            got = _analyse_all(url, "--no-wait")
+            assert "16 deals to analyse: 9 queued now, 7 were queued already" in " ".join(
+                got.stderr.split())
+            with engine.connect() as c:
+                got_counts = jobqueue.counts(c)
+                assert got_counts["queued"] == 16 and "picked" not in got_counts
+            return
+        got = _analyse_all(url, "--jobs", "2")
+        assert got.returncode == 0, got.stderr
+        assert "16/16" in got.stderr
+        with engine.connect() as c:
+            assert analyses.unanalysed(c, VERSION) == []
+        assert "0/0" in _analyse_all(url).stderr  # nothing is worked out twice
+    finally:
+        engine.dispose()

@@ -1,0 +1,171 @@
+"""Analysis workers on the PostgreSQL ledger's job queue: deals per second with one and
+two worker processes, and what the queue costs a job beside the solver's own time.
+
+    python benchmarks/workers.py [--pg URL] [--files domena-2.json ...] [--deals N]
+
+Makes a fresh schema in the PostgreSQL database (default: the tests' local ``test``;
+dropped at the end), imports sample matches and, for their scored deals:
+
+- the solver's own time: each deal's body built here, one after another, in this
+  process (``web.deal_analysis.build``, what a worker's solver process runs);
+- one worker, then two (each ``domino-ledger worker`` process started and idle first):
+  every deal queued at once, the time until the ledger holds every answer; the answers
+  are cleared between the runs;
+- the queue's own cost per job: the same deals queued again while their answers are
+  kept, so a worker takes each job, finds its answer and ends it (claim, progress, look
+  up, log), with nothing to solve.
+
+Prints the numbers and the load average; asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import create_engine, text  # noqa: E402
+
+from ledger.store import analyses, db, jobqueue  # noqa: E402
+from ledger.store.analyses import Head  # noqa: E402
+from ledger.store.importer import import_file  # noqa: E402
+from ledger.store.jobqueue import BULK, JobKey  # noqa: E402
+from web.analysis_jobs import _task  # noqa: E402
+from web.analysis_queue import deal_key  # noqa: E402
+from web.deal_analysis import VERSION, build  # noqa: E402
+
+PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+FILES = ["domena-2.json", "arab-block-2.json", "casual-arena-2.json", "sahrat-draw-2.json",
+         "selminha-2.json", "selminha-3.json", "casual-arena-3.json", "domena-4.json"]
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def _workers(url: str, n: int) -> list[subprocess.Popen[str]]:
+    procs = [subprocess.Popen([sys.executable, "-m", "web.cli", "worker", "--db", url],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(n)]
+    for p in procs:  # started and listening before the clock starts
+        assert p.stderr is not None
+        line = p.stderr.readline()
+        if "taking jobs" not in line:
+            raise SystemExit(f"a worker did not start: {line}{p.stderr.read()}")
+    time.sleep(1.0)
+    return procs
+
+
+def _stop(procs: list[subprocess.Popen[str]]) -> list[str]:
+    for p in procs:
+        p.send_signal(signal.SIGTERM)
+    return [p.communicate(timeout=120)[0] for p in procs]
+
+
+def _kept(engine: object, keys: list[JobKey]) -> int:
+    with engine.connect() as c:  # type: ignore[attr-defined]
+        return sum(1 for k in keys if analyses.get(
+            c, k.match_id, k.part, Head(k.last_seq, k.head_hash), VERSION) is not None)
+
+
+def _run(engine: object, url: str, keys: list[JobKey], workers: int) -> tuple[float, list[str]]:
+    procs = _workers(url, workers)
+    try:
+        start = time.perf_counter()
+        jobqueue.enqueue(engine, keys, "benchmark", BULK)  # type: ignore[arg-type]
+        while _kept(engine, keys) < len(keys):
+            time.sleep(0.05)
+        took = time.perf_counter() - start
+    finally:
+        outs = _stop(procs)
+    return took, outs
+
+
+def _until_ended(engine: object, keys: list[JobKey]) -> None:
+    names = [k.name for k in keys]
+    while True:
+        with engine.connect() as c:  # type: ignore[attr-defined]
+            left = c.execute(text("SELECT count(*) FROM job_progress WHERE key = ANY(:n)"),
+                             {"n": names}).scalar_one()
+        if left == 0:
+            return
+        time.sleep(0.02)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pg", default=PG, help="a PostgreSQL database to make a schema in")
+    ap.add_argument("--files", nargs="+", default=FILES, help="sample_matches/ files")
+    ap.add_argument("--deals", type=int, default=0, help="at most this many deals (0: all)")
+    args = ap.parse_args()
+
+    schema = f"bench_workers_{os.getpid()}_{secrets.token_hex(3)}"
+    admin = create_engine(args.pg, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = f"{args.pg}?options=-csearch_path%3D{schema}"
+    engine = db.open_db(url, migrate=True)
+    try:
+        for name in args.files:
+            with db.writing(engine) as session:
+                list(import_file(session, str(ROOT / "sample_matches" / name)))
+        with engine.connect() as c:
+            todo = analyses.unanalysed(c, VERSION)
+            tasks = [_task(c, m, d) for m, d, _ in todo]
+        keys = [deal_key(m, d, at) for m, d, at in todo]
+        if args.deals:
+            keys, tasks = keys[:args.deals], tasks[:args.deals]
+        n = len(keys)
+        print(f"{n} deals of {len(args.files)} sample matches; {os.cpu_count()} cores; "
+              f"{_load()}")
+
+        start = time.perf_counter()
+        for task in tasks:
+            build(task)
+        solver = time.perf_counter() - start
+        print(f"solver alone, one process:   {solver:7.2f} s  {n / solver:6.2f} deals/s  "
+              f"{1000 * solver / n:7.1f} ms per deal   ({_load()})")
+
+        one, _ = _run(engine, url, keys, 1)
+        print(f"queue, 1 worker:             {one:7.2f} s  {n / one:6.2f} deals/s  "
+              f"{1000 * one / n:7.1f} ms per deal   ({_load()})")
+        with db.writing(engine) as session:
+            analyses.clear(db.write_connection(session))
+            session.commit()
+        two, outs = _run(engine, url, keys, 2)
+        shares = [sum(1 for line in out.splitlines() if line.startswith("done ")) for out in outs]
+        print(f"queue, 2 workers:            {two:7.2f} s  {n / two:6.2f} deals/s  "
+              f"{1000 * two / n:7.1f} ms per deal   jobs per worker {shares}   ({_load()})")
+        print(f"2 workers / 1 worker:        {one / two:7.2f}x")
+
+        # Every answer kept: each job is claimed, looked up and ended, nothing solved.
+        procs = _workers(url, 1)
+        try:
+            start = time.perf_counter()
+            jobqueue.enqueue(engine, keys, "benchmark", BULK)
+            _until_ended(engine, keys)
+            empty = time.perf_counter() - start
+        finally:
+            _stop(procs)
+        per_job = empty / n
+        print(f"queue alone (answers known): {empty:7.2f} s  {1000 * per_job:7.1f} ms per job "
+              f"= {100 * per_job / (solver / n):5.1f}% of the solver's time per deal   "
+              f"({_load()})")
+    finally:
+        engine.dispose()
+        with admin.connect() as c:
+            c.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+
+if __name__ == "__main__":
+    main()
