@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,7 +45,7 @@ from web.analysis_jobs import (
     solve,
 )
 from web.analysis_worker import Worker
-from web.deal_analysis import VERSION
+from web.deal_analysis import VERSION, Task
 
 KIND = "deal"
 RETRY_AFTER = 3600.0  # seconds a failed or late answer stands before a request tries again
@@ -122,7 +123,7 @@ class DealWork:
             known = analyses.get(conn, key.match_id, key.part, at, VERSION) is not None
             # Recorded further since it was asked: nobody is shown an old head's answer.
             moved_on = not known and analyses.head(conn, key.match_id) != at
-            task = None if known or moved_on else _task(conn, key.match_id, key.part)
+            task = None if known or moved_on else self._task(conn, key, at)
         if task is None:
             self._keep(key, None)
             return True
@@ -138,6 +139,18 @@ class DealWork:
             return False
         self._keep(key, solved.body)
         return False
+
+    def _task(self, conn: Any, key: JobKey, at: Head) -> Task:
+        """The deal's task; the match read once for its deals that follow in this thread
+        (a backlog comes match by match)."""
+        last: tuple[int, Head, Task] | None = getattr(self._local, "task", None)
+        if last is None or last[:2] != (key.match_id, at):
+            task = _task(conn, key.match_id, key.part)
+            self._local.task = (key.match_id, at, task)
+            return task
+        if key.part >= last[2].dealt:
+            raise DealNotFound.of(key.match_id, key.part)
+        return replace(last[2], deal=key.part)
 
     def _keep(self, key: JobKey, body: dict[str, Any] | None) -> None:
         with db.writing(self.engine) as session:
