@@ -221,7 +221,8 @@ def test_analyse_all_queues_a_ledger_or_works_it_out_here(url: str) -> None:
             deals = len(analyses.unanalysed(c, VERSION))
             domena = len(analyses.unanalysed(c, VERSION, preset="domena"))
         assert deals == 16 and domena == 7
-        assert "0 deals to analyse" in _analyse_all(url, "--since", "2100-01-01", "--no-wait").stderr
+        none = _analyse_all(url, "--since", "2100-01-01", "--no-wait")
+        assert "0 deals to analyse" in none.stderr
         if url.startswith("postgresql"):
             got = _analyse_all(url, "--preset", "domena", "--no-wait")
             assert got.returncode == 0, got.stderr
@@ -241,3 +242,90 @@ def test_analyse_all_queues_a_ledger_or_works_it_out_here(url: str) -> None:
         assert "0/0" in _analyse_all(url).stderr  # nothing is worked out twice
     finally:
         engine.dispose()
+
+
+@pytest.mark.postgres
+def test_sigterm_ends_the_running_job_first_and_takes_no_other(schemas: Schemas) -> None:
+    url = schemas.new()
+    engine = db.open_db(url, migrate=True)
+    (imported,) = import_path(engine, SAMPLES / SLOW_FILE)
+    worker: subprocess.Popen[str] | None = None
+    try:
+        with engine.connect() as c:
+            todo = {d: deal_key(m, d, at) for m, d, at in analyses.unanalysed(c, VERSION)}
+        slow, other = todo[SLOW_DEAL], todo[0]
+        jobqueue.enqueue(engine, [slow], "test", WEB)
+        jobqueue.enqueue(engine, [other], "test", BULK)
+        worker = _worker(url)
+        name = f"{os.uname().nodename}:{worker.pid}"
+
+        def running() -> bool:
+            with engine.connect() as c:
+                p = jobqueue.progress(c, slow)
+            return p is not None and p.state == "running" and p.worker == name
+
+        _until("the worker to start the slow deal", running, 120)
+        worker.send_signal(signal.SIGTERM)
+        out, err = worker.communicate(timeout=300)
+        assert worker.returncode == 0, err
+        assert _done_lines(out) == [slow.name]
+        with engine.connect() as c:
+            assert analyses.get(c, slow.match_id, slow.part,
+                                Head(slow.last_seq, slow.head_hash), VERSION) is not None
+            left = jobqueue.progress(c, other)
+            assert left is not None and left.state == "queued"  # still there for the next
+    finally:
+        if worker is not None and worker.poll() is None:
+            worker.kill()
+            worker.communicate(timeout=30)
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_an_answer_for_an_old_head_is_never_shown(schemas: Schemas) -> None:
+    """A live match asked about, then recorded further before a worker came: the old
+    head's job is skipped, and the page gets the answer for the match as it is now."""
+    import orjson
+
+    url = schemas.new()
+    db.open_db(url, migrate=True).dispose()
+    match = orjson.loads((SAMPLES / "domena-2.json").read_bytes())
+    events = match["events"]
+    worker: subprocess.Popen[str] | None = None
+    try:
+        with TestClient(create_app(url)) as client:
+            r = client.post("/api/matches", json={"table": match["table"],
+                                                  "seats": match["seats"]})
+            mid = int(r.json()["id"])
+            seq = 0
+            for ev in events[:7]:
+                got = client.post(f"/api/matches/{mid}/events",
+                                  json={"expected_seq": seq, "event": ev})
+                assert got.status_code == 201, got.text
+                seq = got.json()["next_seq"]
+            assert client.get(f"/api/matches/{mid}/analysis",
+                              params={"deal": 1}).status_code == 202
+            got = client.post(f"/api/matches/{mid}/events",
+                              json={"expected_seq": seq, "event": events[7]})
+            assert got.status_code == 201, got.text
+            worker = _worker(url)
+            deadline = time.monotonic() + 120
+            while True:
+                res = client.get(f"/api/matches/{mid}/analysis", params={"deal": 1})
+                if res.status_code == 200:
+                    break
+                assert time.monotonic() < deadline, "no answer"
+                time.sleep(0.05)
+            steps = len(res.json()["steps"])
+            assert client.app.state.analysis_jobs.started == 2  # type: ignore[attr-defined]
+        worker.send_signal(signal.SIGTERM)
+        out, _ = worker.communicate(timeout=60)
+        lines = [line.split()[0] for line in out.splitlines()]
+        assert sorted(lines) == ["done", "known"]  # the old head's job: nothing worked out
+        with TestClient(create_app(url)) as client:
+            again = client.get(f"/api/matches/{mid}/analysis", params={"deal": 1})
+            assert again.status_code == 200 and len(again.json()["steps"]) == steps
+    finally:
+        if worker is not None and worker.poll() is None:
+            worker.kill()
+            worker.communicate(timeout=30)
