@@ -1,16 +1,16 @@
 """Analysis workers on the PostgreSQL ledger's job queue: deals per second with one and
 two worker processes, and what the queue costs a job beside the solver's own time.
 
-    python benchmarks/workers.py [--pg URL] [--files domena-2.json ...] [--deals N]
+    python benchmarks/workers.py [--pg URL] [--files domena-2.json ...] [--deals N] [--rounds 2]
 
 Makes a fresh schema in the PostgreSQL database (default: the tests' local ``test``;
 dropped at the end), imports sample matches and, for their scored deals:
 
 - the solver's own time: each deal's body built here, one after another, in this
   process (``web.deal_analysis.build``, what a worker's solver process runs);
-- one worker, then two (each ``domino-ledger worker`` process started and idle first):
-  every deal queued at once, the time until the ledger holds every answer; the answers
-  are cleared between the runs;
+- one worker, then two, in turn for ``--rounds`` rounds (each ``domino-ledger worker``
+  process started and idle first): every deal queued at once, the time until the ledger
+  holds every answer (cleared before each run); the ratio of the medians;
 - the queue's own cost per job: the same deals queued again while their answers are
   kept, so a worker takes each job, finds its answer and ends it (claim, progress, look
   up, log), with nothing to solve.
@@ -24,6 +24,7 @@ import argparse
 import os
 import secrets
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -106,6 +107,7 @@ def main() -> None:
     ap.add_argument("--pg", default=PG, help="a PostgreSQL database to make a schema in")
     ap.add_argument("--files", nargs="+", default=FILES, help="sample_matches/ files")
     ap.add_argument("--deals", type=int, default=0, help="at most this many deals (0: all)")
+    ap.add_argument("--rounds", type=int, default=2, help="runs of one and of two workers")
     args = ap.parse_args()
 
     schema = f"bench_workers_{os.getpid()}_{secrets.token_hex(3)}"
@@ -135,17 +137,23 @@ def main() -> None:
         print(f"solver alone, one process:   {solver:7.2f} s  {n / solver:6.2f} deals/s  "
               f"{1000 * solver / n:7.1f} ms per deal   ({_load()})")
 
-        one, _ = _run(engine, url, keys, 1)
-        print(f"queue, 1 worker:             {one:7.2f} s  {n / one:6.2f} deals/s  "
-              f"{1000 * one / n:7.1f} ms per deal   ({_load()})")
-        with db.writing(engine) as session:
-            analyses.clear(db.write_connection(session))
-            session.commit()
-        two, outs = _run(engine, url, keys, 2)
-        shares = [sum(1 for line in out.splitlines() if line.startswith("done ")) for out in outs]
-        print(f"queue, 2 workers:            {two:7.2f} s  {n / two:6.2f} deals/s  "
-              f"{1000 * two / n:7.1f} ms per deal   jobs per worker {shares}   ({_load()})")
-        print(f"2 workers / 1 worker:        {one / two:7.2f}x")
+        # One and two workers in turn, so that both see the machine's other load alike.
+        runs: dict[int, list[float]] = {1: [], 2: []}
+        for _ in range(args.rounds):
+            for workers in (1, 2):
+                with db.writing(engine) as session:
+                    analyses.clear(db.write_connection(session))
+                    session.commit()
+                took, outs = _run(engine, url, keys, workers)
+                runs[workers].append(took)
+                shares = [sum(1 for line in out.splitlines() if line.startswith("done "))
+                          for out in outs]
+                print(f"queue, {workers} worker{'s' if workers > 1 else ' '}:            "
+                      f"{took:7.2f} s  {n / took:6.2f} deals/s  {1000 * took / n:7.1f} ms per "
+                      f"deal   jobs per worker {shares}   ({_load()})")
+        one, two = statistics.median(runs[1]), statistics.median(runs[2])
+        print(f"2 workers / 1 worker:        {one / two:7.2f}x  (medians of {args.rounds}: "
+              f"{n / one:.2f} and {n / two:.2f} deals/s)")
 
         # Every answer kept: each job is claimed, looked up and ended, nothing solved.
         procs = _workers(url, 1)
