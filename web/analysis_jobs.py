@@ -170,7 +170,7 @@ def open_jobs(engine: Engine, settings: Settings | None = None) -> AnalysisBacke
     """The job queue's backend on a PostgreSQL ledger that holds it (unless the settings
     say ``local``), else the app's own worker processes."""
     settings = settings or Settings.from_env()
-    if settings.backend != "local":
+    if settings.backend != "local" and engine.dialect.name == "postgresql":
         from web.analysis_queue import QueueJobs, has_queue
 
         if has_queue(engine):

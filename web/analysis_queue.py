@@ -212,6 +212,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"domino-ledger: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
+    except Exception as exc:  # the database went away: said in one line, a supervisor restarts
+        print(f"domino-ledger: worker {worker.name} stopped: {db.explain(exc)}",
+              file=sys.stderr)
+        return EXIT_FAILED
     finally:
         work.close()
         engine.dispose()

@@ -301,6 +301,14 @@ class Worker:
         async def beat() -> None:
             # The heartbeat is this loop's, never the solver's: a job holds its claim
             # however long one position takes, and loses it only with its worker.
+            try:
+                await beats()
+            except Exception:  # claims no longer held: take no more, let others have them
+                log.exception("the worker's heartbeat failed: stopping")
+                self.say("stopping: the heartbeat to the database failed")
+                self.stop()
+
+        async def beats() -> None:
             while True:
                 await asyncio.sleep(min(FLUSH, self.lease / 4))
                 if running:
