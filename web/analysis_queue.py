@@ -196,7 +196,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     work = DealWork(engine, Settings.from_env())
     worker = jobqueue.Worker(url, {KIND: work}, concurrency=args.concurrency,
-                             lease=args.lease, say=lambda line: print(line, flush=True))
+                             lease=args.lease, line=lambda text: print(text, flush=True))
 
     async def run() -> int:
         loop = asyncio.get_running_loop()

@@ -236,7 +236,7 @@ class Worker:
     kinds: Mapping[str, Handler]
     concurrency: int = 1
     lease: float = LEASE
-    say: Callable[[str], None] = print
+    line: Callable[[str], None] = print  # one line per job (a log, not a sentence)
     name: str = ""
     done: int = 0
 
@@ -305,7 +305,7 @@ class Worker:
                 await beats()
             except Exception:  # claims no longer held: take no more, let others have them
                 log.exception("the worker's heartbeat failed: stopping")
-                self.say("stopping: the heartbeat to the database failed")
+                self.line("stopping: the heartbeat to the database failed")
                 self.stop()
 
         async def beats() -> None:
@@ -363,7 +363,7 @@ class Worker:
             known = await loop.run_in_executor(slot, handler, key, report)
         except Exception as exc:
             log.exception("%s failed", name)
-            self.say(f"failed {name}: {exc}")
+            self.line(f"failed {name}: {exc}")
             await conn.execute("UPDATE job_progress SET state = 'failed', error = %s, "
                                "updated = now() WHERE key = %s", (str(exc), name))
             await queries.log_jobs([(job, "exception",
@@ -371,7 +371,7 @@ class Worker:
             return
         await queries.log_jobs([(job, "successful", None)])
         self.done += 1
-        self.say(f"{'known' if known else 'done'} {name} {loop.time() - started:.3f}s")
+        self.line(f"{'known' if known else 'done'} {name} {loop.time() - started:.3f}s")
 
 
 def _give_back(free: list[ThreadPoolExecutor], slot: ThreadPoolExecutor

@@ -26,6 +26,7 @@ from ledger.store.analyses import Head
 from ledger.store.jobqueue import BULK, WEB, JobKey
 from tests.store.conftest import ROOT, SAMPLES, Schemas
 from tests.store.helpers import import_path
+from web.analysis_jobs import Pending
 from web.analysis_queue import QueueJobs, deal_key
 from web.app import create_app
 from web.deal_analysis import VERSION
@@ -265,6 +266,9 @@ def test_sigterm_ends_the_running_job_first_and_takes_no_other(schemas: Schemas)
             return p is not None and p.state == "running" and p.worker == name
 
         _until("the worker to start the slow deal", running, 120)
+        with engine.connect() as c:  # what a page asking now is told
+            asked = QueueJobs(engine).ask(c, slow.match_id, slow.part, "someone")
+        assert isinstance(asked, Pending) and asked.status == "running"
         worker.send_signal(signal.SIGTERM)
         out, err = worker.communicate(timeout=300)
         assert worker.returncode == 0, err
