@@ -25,6 +25,12 @@ or running (the same match, head and deal) counts for nobody.
 
 "spawn" starts each worker by importing the main module of the server's process: a
 script that runs the app must keep its own work under ``if __name__ == "__main__"``.
+
+This is one of two backends behind one interface (``AnalysisBackend``; ``open_jobs``
+picks): on a PostgreSQL ledger that holds the job queue (migration 0008) the app only
+queues and reads, and ``domino-ledger worker`` processes anywhere do the work
+(web.analysis_queue, docs/scaling.md); both run a deal through ``solve``, with the same
+time limit and kill. ``$DOMINO_LEDGER_ANALYSIS=local`` keeps this one on PostgreSQL too.
 """
 
 from __future__ import annotations
