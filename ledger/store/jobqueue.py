@@ -329,7 +329,11 @@ class Worker:
                         batch_size=len(free), entrypoints=dict(entrypoints),
                         queue_manager_id=me, global_concurrency_limit=self.concurrency,
                         heartbeat_timeout=lease)
+                    mine = {job.id for job, _ in running.values()}
+                    jobs = [job for job in jobs if job.id not in mine]
                     for job in jobs:
+                        # (A late heartbeat of ours lets our own dequeue claim a job
+                        # still running here: it is not started twice.)
                         report = Report()
                         slot = free.pop()
                         task = asyncio.create_task(self._do(queries, conn, job, report, slot))
