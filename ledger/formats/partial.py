@@ -96,78 +96,138 @@ def rebuild_hands(events: Sequence[Event | None], rules: Rules | None = None
 
 def _rebuild_deal(out: list[Event | None], start: int, end: int,
                   rules: Rules | None) -> list[HiddenHand]:
+    """Fill in the hidden hands of the deal at ``out[start]`` that its events settle
+    (and its unseen draws the seat plays next); the hands that stay hidden."""
     deal = out[start]
     assert isinstance(deal, Dealt)
-    seats = len(deal.hands)
-    shown = 0  # tiles the deal event places: given hands and the listed stock
-    for hand in deal.hands:
-        if hand is not None:
-            shown |= mask_of(hand)
-    stock = deal.stock
-    if stock is not None:
-        shown |= mask_of(stock)
-    played = [0] * seats
-    early = [0] * seats  # played before the seat's first draw nobody saw: surely dealt
-    drawn = [0] * seats
-    blind = [0] * seats
-    moves = [0] * seats  # plays minus draws: HAND_SIZE of them means the hand is empty
-    excluded = [0] * seats  # tiles the seat cannot have been dealt (it drew or passed)
-    revealed: list[int | None] = [None] * seats
-    board = _Board(rules) if rules is not None and rules.seats == seats else None
-    seen = shown
-    pos = 0
-    for i in range(start + 1, end):
-        ev = out[i]
-        if isinstance(ev, Played) and 0 <= ev.seat < seats:
-            played[ev.seat] |= ev.tile.bit
-            moves[ev.seat] += 1
-            if not blind[ev.seat]:
-                early[ev.seat] |= ev.tile.bit
-            seen |= ev.tile.bit
-            if board is not None:
-                board.lay(ev)
-        elif (isinstance(ev, (Drew, Passed)) and 0 <= ev.seat < seats and board is not None
-              and HAND_SIZE not in moves):  # a pass after someone went out proves nothing
-            excluded[ev.seat] |= board.fits() & ~played[ev.seat]
-        if isinstance(ev, Drew) and 0 <= ev.seat < seats:
-            moves[ev.seat] -= 1
-            tile = ev.tile
-            if tile is None and stock is not None:
-                tile = stock[pos] if pos < len(stock) else None
-            elif tile is None:
-                tile = _played_next(out, i, end, ev.seat, shown)
-                if tile is not None:
-                    out[i] = replace(ev, tile=tile)
-            pos += 1
-            if tile is None:
-                blind[ev.seat] += 1
-            else:
-                drawn[ev.seat] |= tile.bit
-                seen |= tile.bit
-        elif isinstance(ev, HandsRevealed):
-            for s, hand in enumerate(ev.hands[:seats]):
-                if hand is not None:
-                    revealed[s] = mask_of(hand)
-                    seen |= revealed[s] or 0
+    seen = _Traces.of(deal, rules)
+    seen.scan(out, start, end)
+    open_seats = [s for s in range(len(deal.hands)) if deal.hands[s] is None]
+    sure, maybe = seen.candidates(open_seats)
+    certain = _settle(open_seats, sure, maybe)
+    hands = list(deal.hands)
+    unknown: list[HiddenHand] = []
+    for s in open_seats:
+        if s in certain and certain[s].bit_count() == HAND_SIZE:
+            hands[s] = tuple(tiles_of(certain[s]))
+            continue
+        count = max(0, HAND_SIZE - sure[s].bit_count())
+        unknown.append(HiddenHand(start, s, tuple(tiles_of(sure[s])), count,
+                                  tuple(tiles_of(maybe[s]))))
+    if tuple(hands) != deal.hands:
+        out[start] = replace(deal, hands=tuple(hands))
+    return unknown
 
-    open_seats = [s for s in range(seats) if deal.hands[s] is None]
-    sure: dict[int, int] = {}
-    maybe: dict[int, int] = {}  # tiles that may be in the starting hand, not surely
-    for s in open_seats:
-        held = (played[s] | (revealed[s] or 0)) & ~drawn[s]
-        sure[s] = early[s] & ~drawn[s] if blind[s] else held
-        # Every tile the seat ever held is known once it showed its last tiles or had none.
-        complete = revealed[s] is not None or moves[s] == HAND_SIZE
-        maybe[s] = (held & ~sure[s]) | (0 if complete else FULL_SET & ~seen)
-    # Every tile is in a hand or the stock: with the stock listed (or none dealt), the
-    # tiles nobody shows are in the hidden hands.
-    if stock is not None or seats * HAND_SIZE == SET_SIZE:
+
+@dataclass(slots=True)
+class _Traces:
+    """What a deal's events show of each seat's tiles, as bitmasks per seat.
+
+    ``early``: played before the seat's first draw nobody saw (surely dealt); ``blind``:
+    draws of a tile nobody saw; ``moves``: plays minus draws (HAND_SIZE of them: the hand
+    is empty); ``excluded``: tiles the seat cannot have been dealt (it drew or passed
+    while they fitted).
+    """
+
+    seats: int
+    stock: tuple[Tile, ...] | None
+    shown: int  # tiles the deal event places: given hands and the listed stock
+    board: _Board | None  # the open ends, when the table's rules are given
+    seen: int  # every tile the deal or its events place
+    played: list[int]
+    early: list[int]
+    drawn: list[int]
+    blind: list[int]
+    moves: list[int]
+    excluded: list[int]
+    revealed: list[int | None]
+
+    @classmethod
+    def of(cls, deal: Dealt, rules: Rules | None) -> _Traces:
+        seats = len(deal.hands)
+        shown = 0
+        for hand in deal.hands:
+            if hand is not None:
+                shown |= mask_of(hand)
+        if deal.stock is not None:
+            shown |= mask_of(deal.stock)
+        board = _Board(rules) if rules is not None and rules.seats == seats else None
+        zeros = [0] * seats  # (fields in order: positional is the cheaper call)
+        return cls(seats, deal.stock, shown, board, shown, zeros, zeros[:], zeros[:],
+                   zeros[:], zeros[:], zeros[:], [None] * seats)
+
+    def scan(self, out: list[Event | None], start: int, end: int) -> None:
+        """Take in the deal's events ``out[start + 1:end]``; an unseen draw is the next
+        tile of a listed stock, or the tile the seat plays next (then written into
+        ``out``). One loop over local names: it runs for every event of a partial deal."""
+        seats, board, seen, stock, pos = self.seats, self.board, self.seen, self.stock, 0
+        played, moves, early, blind = self.played, self.moves, self.early, self.blind
+        drawn, excluded = self.drawn, self.excluded
+        for i in range(start + 1, end):
+            ev = out[i]
+            if isinstance(ev, Played) and 0 <= ev.seat < seats:
+                bit = ev.tile.bit
+                played[ev.seat] |= bit
+                moves[ev.seat] += 1
+                if not blind[ev.seat]:
+                    early[ev.seat] |= bit
+                seen |= bit
+                if board is not None:
+                    board.lay(ev)
+            elif (isinstance(ev, (Drew, Passed)) and 0 <= ev.seat < seats
+                  and board is not None and HAND_SIZE not in moves):
+                # (a pass after someone went out proves nothing)
+                excluded[ev.seat] |= board.fits() & ~played[ev.seat]
+            if isinstance(ev, Drew) and 0 <= ev.seat < seats:
+                moves[ev.seat] -= 1
+                tile = ev.tile
+                if tile is None and stock is not None:
+                    tile = stock[pos] if pos < len(stock) else None
+                elif tile is None:
+                    tile = _played_next(out, i, end, ev.seat, self.shown)
+                    if tile is not None:
+                        out[i] = replace(ev, tile=tile)
+                pos += 1
+                if tile is None:
+                    blind[ev.seat] += 1
+                else:
+                    drawn[ev.seat] |= tile.bit
+                    seen |= tile.bit
+            elif isinstance(ev, HandsRevealed):
+                for s, hand in enumerate(ev.hands[:seats]):
+                    if hand is not None:
+                        self.revealed[s] = mask = mask_of(hand)
+                        seen |= mask
+        self.seen = seen
+
+    def candidates(self, open_seats: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+        """Per hidden seat, the tiles surely in its starting hand and those that may be."""
+        sure: dict[int, int] = {}
+        maybe: dict[int, int] = {}
         for s in open_seats:
-            maybe[s] &= ~shown
-    for s in open_seats:
-        if sure[s] & excluded[s]:
-            excluded[s] = 0  # the record contradicts the rules; deduce nothing from it
-        maybe[s] &= ~excluded[s]
+            revealed = self.revealed[s]
+            held = (self.played[s] | (revealed or 0)) & ~self.drawn[s]
+            sure[s] = self.early[s] & ~self.drawn[s] if self.blind[s] else held
+            # Every tile it ever held is known once it showed its last tiles or had none.
+            complete = revealed is not None or self.moves[s] == HAND_SIZE
+            maybe[s] = (held & ~sure[s]) | (0 if complete else FULL_SET & ~self.seen)
+        # Every tile is in a hand or the stock: with the stock listed (or none dealt), the
+        # tiles nobody shows are in the hidden hands.
+        if self.stock is not None or self.seats * HAND_SIZE == SET_SIZE:
+            for s in open_seats:
+                maybe[s] &= ~self.shown
+        for s in open_seats:
+            excluded = self.excluded[s]
+            if sure[s] & excluded:
+                excluded = 0  # the record contradicts the rules; deduce nothing from it
+            maybe[s] &= ~excluded
+        return sure, maybe
+
+
+def _settle(open_seats: list[int], sure: dict[int, int], maybe: dict[int, int]
+            ) -> dict[int, int]:
+    """The hidden hands that are certain: surely held tiles plus, when only as many
+    candidates are left as tiles unknown, those candidates. ``maybe`` is narrowed."""
     certain: dict[int, int] = {}
     changed = True
     while changed:  # a hand found may settle another: its tiles are nobody else's
@@ -182,19 +242,7 @@ def _rebuild_deal(out: list[Event | None], start: int, end: int,
             if need == 0 or (need > 0 and maybe[s].bit_count() == need):
                 certain[s] = sure[s] | (maybe[s] if need else 0)
                 changed = True
-
-    hands = list(deal.hands)
-    unknown: list[HiddenHand] = []
-    for s in open_seats:
-        if s in certain and certain[s].bit_count() == HAND_SIZE:
-            hands[s] = tuple(tiles_of(certain[s]))
-            continue
-        count = max(0, HAND_SIZE - sure[s].bit_count())
-        unknown.append(HiddenHand(start, s, tuple(tiles_of(sure[s])), count,
-                                  tuple(tiles_of(maybe[s]))))
-    if tuple(hands) != deal.hands:
-        out[start] = replace(deal, hands=tuple(hands))
-    return unknown
+    return certain
 
 
 class _Board:
