@@ -80,7 +80,7 @@ def _without_phrases(m: Any, _conn: sa.Connection) -> list[dict[str, Any]] | Non
 
 
 def upgrade() -> None:
-    pass
+    _rewrite(_with_phrases)
 
 
 def downgrade() -> None:

@@ -170,3 +170,20 @@ def test_the_header_and_events_stay_guarded_after_0006(engine: Engine) -> None:
     with engine.connect() as c:
         (checked,) = verify(c)
     assert checked.ok and got.id == checked.match_id
+
+
+def test_verify_compares_the_phrase_too(engine: Engine) -> None:
+    # A stored phrase edited behind the ledger's back words another sentence in Arabic:
+    # verify compares report and phrase alike, so it is named.
+    (got,) = import_path(engine, SAMPLES / "faulty" / "illegal-pass.json")
+    (stored,) = _stored(engine).values()
+    first = stored[0]
+    params = dict(first["wording"]["params"])
+    key = next(k for k, v in params.items() if isinstance(v, int))
+    params[key] += 1
+    edited = [{**first, "wording": {**first["wording"], "params": params}}, *stored[1:]]
+    with engine.begin() as c:
+        c.execute(update(MATCHES).where(MATCHES.c.id == got.id).values(findings=edited))
+    with engine.connect() as c:
+        (checked,) = verify(c)
+    assert checked.broken is not None and checked.broken.code == "findings-mismatch"
