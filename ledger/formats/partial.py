@@ -177,7 +177,7 @@ class _Traces:
             elif (isinstance(ev, (Drew, Passed)) and 0 <= ev.seat < seats
                   and board is not None and HAND_SIZE not in moves):
                 # (a pass after someone went out proves nothing)
-                excluded[ev.seat] |= board.fits()
+                excluded[ev.seat] |= board.fits() & ~played[ev.seat]
             if isinstance(ev, Drew) and 0 <= ev.seat < seats:
                 moves[ev.seat] -= 1
                 tile = ev.tile
@@ -207,7 +207,7 @@ class _Traces:
         for s in open_seats:
             revealed = self.revealed[s]
             held = (self.played[s] | (revealed or 0)) & ~self.drawn[s]
-            sure[s] = held
+            sure[s] = self.early[s] & ~self.drawn[s] if self.blind[s] else held
             # Every tile it ever held is known once it showed its last tiles or had none.
             complete = revealed is not None or self.moves[s] == HAND_SIZE
             maybe[s] = (held & ~sure[s]) | (0 if complete else FULL_SET & ~self.seen)
