@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ledger.engine.board import fitting_ends, open_board, place
 from ledger.engine.state import END_NAMES, State
@@ -100,10 +101,8 @@ def _rebuild_deal(out: list[Event | None], start: int, end: int,
     (and its unseen draws the seat plays next); the hands that stay hidden."""
     deal = out[start]
     assert isinstance(deal, Dealt)
-    seen = _Traces.of(deal, rules)
-    seen.scan(out, start, end)
     open_seats = [s for s in range(len(deal.hands)) if deal.hands[s] is None]
-    sure, maybe = seen.candidates(open_seats)
+    sure, maybe = _candidates(_scan(out, start, end, deal, rules), open_seats)
     certain = _settle(open_seats, sure, maybe)
     hands = list(deal.hands)
     unknown: list[HiddenHand] = []
@@ -119,9 +118,8 @@ def _rebuild_deal(out: list[Event | None], start: int, end: int,
     return unknown
 
 
-@dataclass(slots=True)
-class _Traces:
-    """What a deal's events show of each seat's tiles, as bitmasks per seat.
+class _Traces(NamedTuple):
+    """What a deal and its events show of each seat's tiles, as bitmasks per seat.
 
     ``early``: played before the seat's first draw nobody saw (surely dealt); ``blind``:
     draws of a tile nobody saw; ``moves``: plays minus draws (HAND_SIZE of them: the hand
@@ -130,9 +128,8 @@ class _Traces:
     """
 
     seats: int
-    stock: tuple[Tile, ...] | None
+    stock_listed: bool
     shown: int  # tiles the deal event places: given hands and the listed stock
-    board: _Board | None  # the open ends, when the table's rules are given
     seen: int  # every tile the deal or its events place
     played: list[int]
     early: list[int]
@@ -142,86 +139,85 @@ class _Traces:
     excluded: list[int]
     revealed: list[int | None]
 
-    @classmethod
-    def of(cls, deal: Dealt, rules: Rules | None) -> _Traces:
-        seats = len(deal.hands)
-        shown = 0
-        for hand in deal.hands:
-            if hand is not None:
-                shown |= mask_of(hand)
-        if deal.stock is not None:
-            shown |= mask_of(deal.stock)
-        board = _Board(rules) if rules is not None and rules.seats == seats else None
-        zeros = [0] * seats  # (fields in order: positional is the cheaper call)
-        return cls(seats, deal.stock, shown, board, shown, zeros, zeros[:], zeros[:],
-                   zeros[:], zeros[:], zeros[:], [None] * seats)
 
-    def scan(self, out: list[Event | None], start: int, end: int) -> None:
-        """Take in the deal's events ``out[start + 1:end]``; an unseen draw is the next
-        tile of a listed stock, or the tile the seat plays next (then written into
-        ``out``). One loop over local names: it runs for every event of a partial deal."""
-        seats, board, seen, stock, pos = self.seats, self.board, self.seen, self.stock, 0
-        played, moves, early, blind = self.played, self.moves, self.early, self.blind
-        drawn, excluded = self.drawn, self.excluded
-        for i in range(start + 1, end):
-            ev = out[i]
-            if isinstance(ev, Played) and 0 <= ev.seat < seats:
-                bit = ev.tile.bit
-                played[ev.seat] |= bit
-                moves[ev.seat] += 1
-                if not blind[ev.seat]:
-                    early[ev.seat] |= bit
-                seen |= bit
-                if board is not None:
-                    board.lay(ev)
-            elif (isinstance(ev, (Drew, Passed)) and 0 <= ev.seat < seats
-                  and board is not None and HAND_SIZE not in moves):
-                # (a pass after someone went out proves nothing)
-                excluded[ev.seat] |= board.fits() & ~played[ev.seat]
-            if isinstance(ev, Drew) and 0 <= ev.seat < seats:
-                moves[ev.seat] -= 1
-                tile = ev.tile
-                if tile is None and stock is not None:
-                    tile = stock[pos] if pos < len(stock) else None
-                elif tile is None:
-                    tile = _played_next(out, i, end, ev.seat, self.shown)
-                    if tile is not None:
-                        out[i] = replace(ev, tile=tile)
-                pos += 1
-                if tile is None:
-                    blind[ev.seat] += 1
-                else:
-                    drawn[ev.seat] |= tile.bit
-                    seen |= tile.bit
-            elif isinstance(ev, HandsRevealed):
-                for s, hand in enumerate(ev.hands[:seats]):
-                    if hand is not None:
-                        self.revealed[s] = mask = mask_of(hand)
-                        seen |= mask
-        self.seen = seen
+def _scan(out: list[Event | None], start: int, end: int, deal: Dealt,
+          rules: Rules | None) -> _Traces:
+    """What the deal's events ``out[start + 1:end]`` show; an unseen draw is the next
+    tile of a listed stock, or the tile the seat plays next (then written into ``out``).
+    One loop over local names: it runs for every event of a partial deal."""
+    seats, stock, pos = len(deal.hands), deal.stock, 0
+    shown = 0
+    for hand in deal.hands:
+        if hand is not None:
+            shown |= mask_of(hand)
+    if stock is not None:
+        shown |= mask_of(stock)
+    board = _Board(rules) if rules is not None and rules.seats == seats else None
+    played, early, drawn = [0] * seats, [0] * seats, [0] * seats
+    blind, moves, excluded = [0] * seats, [0] * seats, [0] * seats
+    revealed: list[int | None] = [None] * seats
+    seen = shown
+    for i in range(start + 1, end):
+        ev = out[i]
+        if isinstance(ev, Played) and 0 <= ev.seat < seats:
+            bit = ev.tile.bit
+            played[ev.seat] |= bit
+            moves[ev.seat] += 1
+            if not blind[ev.seat]:
+                early[ev.seat] |= bit
+            seen |= bit
+            if board is not None:
+                board.lay(ev)
+        elif (isinstance(ev, (Drew, Passed)) and 0 <= ev.seat < seats
+              and board is not None and HAND_SIZE not in moves):
+            # (a pass after someone went out proves nothing)
+            excluded[ev.seat] |= board.fits() & ~played[ev.seat]
+        if isinstance(ev, Drew) and 0 <= ev.seat < seats:
+            moves[ev.seat] -= 1
+            tile = ev.tile
+            if tile is None and stock is not None:
+                tile = stock[pos] if pos < len(stock) else None
+            elif tile is None:
+                tile = _played_next(out, i, end, ev.seat, shown)
+                if tile is not None:
+                    out[i] = replace(ev, tile=tile)
+            pos += 1
+            if tile is None:
+                blind[ev.seat] += 1
+            else:
+                drawn[ev.seat] |= tile.bit
+                seen |= tile.bit
+        elif isinstance(ev, HandsRevealed):
+            for s, hand in enumerate(ev.hands[:seats]):
+                if hand is not None:
+                    revealed[s] = mask = mask_of(hand)
+                    seen |= mask
+    return _Traces(seats, stock is not None, shown, seen, played, early, drawn, blind,
+                   moves, excluded, revealed)
 
-    def candidates(self, open_seats: list[int]) -> tuple[dict[int, int], dict[int, int]]:
-        """Per hidden seat, the tiles surely in its starting hand and those that may be."""
-        sure: dict[int, int] = {}
-        maybe: dict[int, int] = {}
+
+def _candidates(t: _Traces, open_seats: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """Per hidden seat, the tiles surely in its starting hand and those that may be."""
+    sure: dict[int, int] = {}
+    maybe: dict[int, int] = {}
+    for s in open_seats:
+        revealed = t.revealed[s]
+        held = (t.played[s] | (revealed or 0)) & ~t.drawn[s]
+        sure[s] = t.early[s] & ~t.drawn[s] if t.blind[s] else held
+        # Every tile it ever held is known once it showed its last tiles or had none.
+        complete = revealed is not None or t.moves[s] == HAND_SIZE
+        maybe[s] = (held & ~sure[s]) | (0 if complete else FULL_SET & ~t.seen)
+    # Every tile is in a hand or the stock: with the stock listed (or none dealt), the
+    # tiles nobody shows are in the hidden hands.
+    if t.stock_listed or t.seats * HAND_SIZE == SET_SIZE:
         for s in open_seats:
-            revealed = self.revealed[s]
-            held = (self.played[s] | (revealed or 0)) & ~self.drawn[s]
-            sure[s] = self.early[s] & ~self.drawn[s] if self.blind[s] else held
-            # Every tile it ever held is known once it showed its last tiles or had none.
-            complete = revealed is not None or self.moves[s] == HAND_SIZE
-            maybe[s] = (held & ~sure[s]) | (0 if complete else FULL_SET & ~self.seen)
-        # Every tile is in a hand or the stock: with the stock listed (or none dealt), the
-        # tiles nobody shows are in the hidden hands.
-        if self.stock is not None or self.seats * HAND_SIZE == SET_SIZE:
-            for s in open_seats:
-                maybe[s] &= ~self.shown
-        for s in open_seats:
-            excluded = self.excluded[s]
-            if sure[s] & excluded:
-                excluded = 0  # the record contradicts the rules; deduce nothing from it
-            maybe[s] &= ~excluded
-        return sure, maybe
+            maybe[s] &= ~t.shown
+    for s in open_seats:
+        excluded = t.excluded[s]
+        if sure[s] & excluded:
+            excluded = 0  # the record contradicts the rules; deduce nothing from it
+        maybe[s] &= ~excluded
+    return sure, maybe
 
 
 def _settle(open_seats: list[int], sure: dict[int, int], maybe: dict[int, int]
