@@ -18,7 +18,6 @@ from ledger.findings import Finding
 from ledger.formats.reader import MatchRecord
 from ledger.i18n import Language
 from ledger.store.importer import Imported, import_records
-from web.wording import record_findings, reworded
 
 SHOWN = 50      # matches shown with their findings
 FINDINGS = 20   # findings shown per match
@@ -68,11 +67,8 @@ class ImportReport:
         self.faulty += not got.ok
 
 
-def _reported(got: Imported, record: MatchRecord | None, lang: Language) -> Reported:
-    stored = tuple(Finding.from_dict(f) for f in got.findings)
-    if stored and record is not None and lang.code != "en":
-        # The import keeps English sentences; the record's own audit gives their wording.
-        stored = reworded(stored, record_findings(record))
+def _reported(got: Imported, lang: Language) -> Reported:
+    stored = tuple(Finding.from_dict(f) for f in got.findings)  # each with its phrase
     error = got.error
     if error is not None and stored and error == stored[0].message:
         error = lang.finding(stored[0])
@@ -83,17 +79,9 @@ def _reported(got: Imported, record: MatchRecord | None, lang: Language) -> Repo
 def import_report(session: Session, records: Iterator[MatchRecord],
                   lang: Language) -> ImportReport:
     """Import every record (each in its own transaction) and report on them."""
-    last: list[MatchRecord] = []
-
-    def kept(source: Iterator[MatchRecord]) -> Iterator[MatchRecord]:
-        for rec in source:  # import_records takes one record and yields what became of it
-            last[:] = [rec]
-            yield rec
-
     report = ImportReport()
-    for got in import_records(session, kept(records)):
+    for got in import_records(session, records):
         report.count(got)
         if len(report.shown) < SHOWN:
-            report.shown.append(_reported(got, last[0] if last else None, lang))
-        last.clear()
+            report.shown.append(_reported(got, lang))
     return report

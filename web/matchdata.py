@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -27,7 +26,6 @@ from ledger.store.mapper import Header, event_of
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import rules_of
 from ledger.store.snapshots import VERSION, decode
-from web.wording import stored_findings
 
 
 class ReplayUnavailable(ValueError):
@@ -78,20 +76,14 @@ class StoredMatch:
                            match_id=str(self.id))
 
 
-def finding_of(obj: dict[str, Any]) -> Finding:
-    return Finding(obj.get("event"), obj.get("severity", "error"), str(obj.get("code", "")),
-                   str(obj.get("message", "")))
-
-
 def load_match(conn: Connection, match_id: int, step: int | None = None,
-               everything: bool = False, worded: bool = False) -> StoredMatch:
+               everything: bool = False) -> StoredMatch:
     """A stored match with the recorded events a page needs parsed, and no more.
 
     ``step``: the events of the deal on the table at that step (from the snapshot
     the fold starts at, or from the first event when there is none); ``everything``:
     all of them; neither: none (the match page reads only what the rules derived).
-    ``worded``: the findings come with their templates, to be worded in any language
-    (web.wording; only a page in a language other than English needs it).
+    The findings come with their phrases, to be worded in any language.
     """
     m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one_or_none()
     if m is None:
@@ -111,9 +103,7 @@ def load_match(conn: Connection, match_id: int, step: int | None = None,
             ev = event_of(r.kind, r.payload, seats)
             if ev is not None:
                 derived[r.recorded_index].append(ev)
-    findings = tuple(finding_of(f) for f in (m.findings or ()))
-    if worded and findings:
-        findings = stored_findings(header, [(r.kind, r.payload) for r in recorded], findings)
+    findings = tuple(Finding.from_dict(f) for f in (m.findings or ()))
     snapshot: Snapshot | None = None
     if everything or rules is None:
         start, stop = 0, len(recorded)

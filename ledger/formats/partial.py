@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ledger.engine.board import fitting_ends, open_board, place
 from ledger.engine.state import END_NAMES, State
@@ -96,38 +97,80 @@ def rebuild_hands(events: Sequence[Event | None], rules: Rules | None = None
 
 def _rebuild_deal(out: list[Event | None], start: int, end: int,
                   rules: Rules | None) -> list[HiddenHand]:
+    """Fill in the hidden hands of the deal at ``out[start]`` that its events settle
+    (and its unseen draws the seat plays next); the hands that stay hidden."""
     deal = out[start]
     assert isinstance(deal, Dealt)
-    seats = len(deal.hands)
-    shown = 0  # tiles the deal event places: given hands and the listed stock
+    open_seats = [s for s in range(len(deal.hands)) if deal.hands[s] is None]
+    sure, maybe = _candidates(_scan(out, start, end, deal, rules), open_seats)
+    certain = _settle(open_seats, sure, maybe)
+    hands = list(deal.hands)
+    unknown: list[HiddenHand] = []
+    for s in open_seats:
+        if s in certain and certain[s].bit_count() == HAND_SIZE:
+            hands[s] = tuple(tiles_of(certain[s]))
+            continue
+        count = max(0, HAND_SIZE - sure[s].bit_count())
+        unknown.append(HiddenHand(start, s, tuple(tiles_of(sure[s])), count,
+                                  tuple(tiles_of(maybe[s]))))
+    if tuple(hands) != deal.hands:
+        out[start] = replace(deal, hands=tuple(hands))
+    return unknown
+
+
+class _Traces(NamedTuple):
+    """What a deal and its events show of each seat's tiles, as bitmasks per seat.
+
+    ``early``: played before the seat's first draw nobody saw (surely dealt); ``blind``:
+    draws of a tile nobody saw; ``moves``: plays minus draws (HAND_SIZE of them: the hand
+    is empty); ``excluded``: tiles the seat cannot have been dealt (it drew or passed
+    while they fitted).
+    """
+
+    seats: int
+    stock_listed: bool
+    shown: int  # tiles the deal event places: given hands and the listed stock
+    seen: int  # every tile the deal or its events place
+    played: list[int]
+    early: list[int]
+    drawn: list[int]
+    blind: list[int]
+    moves: list[int]
+    excluded: list[int]
+    revealed: list[int | None]
+
+
+def _scan(out: list[Event | None], start: int, end: int, deal: Dealt,
+          rules: Rules | None) -> _Traces:
+    """What the deal's events ``out[start + 1:end]`` show; an unseen draw is the next
+    tile of a listed stock, or the tile the seat plays next (then written into ``out``).
+    One loop over local names: it runs for every event of a partial deal."""
+    seats, stock, pos = len(deal.hands), deal.stock, 0
+    shown = 0
     for hand in deal.hands:
         if hand is not None:
             shown |= mask_of(hand)
-    stock = deal.stock
     if stock is not None:
         shown |= mask_of(stock)
-    played = [0] * seats
-    early = [0] * seats  # played before the seat's first draw nobody saw: surely dealt
-    drawn = [0] * seats
-    blind = [0] * seats
-    moves = [0] * seats  # plays minus draws: HAND_SIZE of them means the hand is empty
-    excluded = [0] * seats  # tiles the seat cannot have been dealt (it drew or passed)
-    revealed: list[int | None] = [None] * seats
     board = _Board(rules) if rules is not None and rules.seats == seats else None
+    played, early, drawn = [0] * seats, [0] * seats, [0] * seats
+    blind, moves, excluded = [0] * seats, [0] * seats, [0] * seats
+    revealed: list[int | None] = [None] * seats
     seen = shown
-    pos = 0
     for i in range(start + 1, end):
         ev = out[i]
         if isinstance(ev, Played) and 0 <= ev.seat < seats:
-            played[ev.seat] |= ev.tile.bit
+            bit = ev.tile.bit
+            played[ev.seat] |= bit
             moves[ev.seat] += 1
             if not blind[ev.seat]:
-                early[ev.seat] |= ev.tile.bit
-            seen |= ev.tile.bit
+                early[ev.seat] |= bit
+            seen |= bit
             if board is not None:
                 board.lay(ev)
-        elif (isinstance(ev, (Drew, Passed)) and 0 <= ev.seat < seats and board is not None
-              and HAND_SIZE not in moves):  # a pass after someone went out proves nothing
+        elif (isinstance(ev, (Drew, Passed)) and 0 <= ev.seat < seats
+              and board is not None and HAND_SIZE not in moves):
+            # (a pass after someone went out proves nothing)
             excluded[ev.seat] |= board.fits() & ~played[ev.seat]
         if isinstance(ev, Drew) and 0 <= ev.seat < seats:
             moves[ev.seat] -= 1
@@ -147,27 +190,40 @@ def _rebuild_deal(out: list[Event | None], start: int, end: int,
         elif isinstance(ev, HandsRevealed):
             for s, hand in enumerate(ev.hands[:seats]):
                 if hand is not None:
-                    revealed[s] = mask_of(hand)
-                    seen |= revealed[s] or 0
+                    revealed[s] = mask = mask_of(hand)
+                    seen |= mask
+    return _Traces(seats, stock is not None, shown, seen, played, early, drawn, blind,
+                   moves, excluded, revealed)
 
-    open_seats = [s for s in range(seats) if deal.hands[s] is None]
+
+def _candidates(t: _Traces, open_seats: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """Per hidden seat, the tiles surely in its starting hand and those that may be."""
     sure: dict[int, int] = {}
-    maybe: dict[int, int] = {}  # tiles that may be in the starting hand, not surely
+    maybe: dict[int, int] = {}
     for s in open_seats:
-        held = (played[s] | (revealed[s] or 0)) & ~drawn[s]
-        sure[s] = early[s] & ~drawn[s] if blind[s] else held
-        # Every tile the seat ever held is known once it showed its last tiles or had none.
-        complete = revealed[s] is not None or moves[s] == HAND_SIZE
-        maybe[s] = (held & ~sure[s]) | (0 if complete else FULL_SET & ~seen)
+        revealed = t.revealed[s]
+        held = (t.played[s] | (revealed or 0)) & ~t.drawn[s]
+        sure[s] = t.early[s] & ~t.drawn[s] if t.blind[s] else held
+        # Every tile it ever held is known once it showed its last tiles or had none.
+        complete = revealed is not None or t.moves[s] == HAND_SIZE
+        maybe[s] = (held & ~sure[s]) | (0 if complete else FULL_SET & ~t.seen)
     # Every tile is in a hand or the stock: with the stock listed (or none dealt), the
     # tiles nobody shows are in the hidden hands.
-    if stock is not None or seats * HAND_SIZE == SET_SIZE:
+    if t.stock_listed or t.seats * HAND_SIZE == SET_SIZE:
         for s in open_seats:
-            maybe[s] &= ~shown
+            maybe[s] &= ~t.shown
     for s in open_seats:
-        if sure[s] & excluded[s]:
-            excluded[s] = 0  # the record contradicts the rules; deduce nothing from it
-        maybe[s] &= ~excluded[s]
+        excluded = t.excluded[s]
+        if sure[s] & excluded:
+            excluded = 0  # the record contradicts the rules; deduce nothing from it
+        maybe[s] &= ~excluded
+    return sure, maybe
+
+
+def _settle(open_seats: list[int], sure: dict[int, int], maybe: dict[int, int]
+            ) -> dict[int, int]:
+    """The hidden hands that are certain: surely held tiles plus, when only as many
+    candidates are left as tiles unknown, those candidates. ``maybe`` is narrowed."""
     certain: dict[int, int] = {}
     changed = True
     while changed:  # a hand found may settle another: its tiles are nobody else's
@@ -182,19 +238,7 @@ def _rebuild_deal(out: list[Event | None], start: int, end: int,
             if need == 0 or (need > 0 and maybe[s].bit_count() == need):
                 certain[s] = sure[s] | (maybe[s] if need else 0)
                 changed = True
-
-    hands = list(deal.hands)
-    unknown: list[HiddenHand] = []
-    for s in open_seats:
-        if s in certain and certain[s].bit_count() == HAND_SIZE:
-            hands[s] = tuple(tiles_of(certain[s]))
-            continue
-        count = max(0, HAND_SIZE - sure[s].bit_count())
-        unknown.append(HiddenHand(start, s, tuple(tiles_of(sure[s])), count,
-                                  tuple(tiles_of(maybe[s]))))
-    if tuple(hands) != deal.hands:
-        out[start] = replace(deal, hands=tuple(hands))
-    return unknown
+    return certain
 
 
 class _Board:

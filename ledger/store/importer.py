@@ -41,7 +41,7 @@ from sqlmodel import Session
 
 from ledger.audit import AuditReport, audit_record
 from ledger.events import Event
-from ledger.findings import Finding
+from ledger.findings import finding
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.store import heads
 from ledger.store.db import json_text, write_connection
@@ -151,10 +151,11 @@ def safe_audit(record: MatchRecord) -> AuditReport:
         return audit_record(record)
     except Exception as exc:  # one match must not stop the import of the others
         return AuditReport(match=record.index, source=record.source, path=record.path,
-                           line=record.line, findings=list(record.problems) + [Finding(
+                           line=record.line, findings=list(record.problems) + [finding(
                                None, "error", "internal-error",
-                               f"the auditor failed on this match ({type(exc).__name__}: "
-                               f"{exc}); this is a bug in domino-ledger, please report it")])
+                               "the auditor failed on this match ({error}); this is a bug in "
+                               "domino-ledger, please report it",
+                               error=f"{type(exc).__name__}: {exc}")])
 
 
 def prepare(record: MatchRecord, report: AuditReport | None = None,

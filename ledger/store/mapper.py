@@ -120,8 +120,19 @@ def text_and_bytes(value: object) -> tuple[str, bytes]:
 
 
 def finding_json(finding: Finding) -> dict[str, Any]:
-    """A finding as a match row keeps it (and as ``verify`` compares it)."""
-    return dict(finding.to_dict())
+    """A finding as a match row keeps it (and as ``verify`` compares it): the audit's
+    report (``to_dict``) and, when it has one, its phrase under "wording" (template and
+    parameters), so that any language words it again without auditing the match."""
+    out: dict[str, Any] = dict(finding.to_dict())
+    wording = finding.wording()
+    if wording is not None:
+        out["wording"] = wording
+    return out
+
+
+def reported(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored finding as the audit's report gives it (``to_dict``: no phrase)."""
+    return {k: v for k, v in stored.items() if k != "wording"}
 
 
 def unread_type(raw: object) -> str:

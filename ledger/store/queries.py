@@ -18,6 +18,7 @@ from sqlalchemy.sql import ColumnElement
 from ledger.formats.reader import MatchRecord, parse_match
 from ledger.formats.values import searchable
 from ledger.store.errors import MatchNotFound
+from ledger.store.mapper import reported
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
 
 MAX_PAGE = 500
@@ -108,8 +109,9 @@ def get_match(conn: Connection, match_id: int) -> dict[str, Any]:
     if r is None:
         raise MatchNotFound(match_id)
     out = _match_item(r)
-    out["findings"] = conn.execute(select(MATCHES.c.findings)
-                                   .where(MATCHES.c.id == match_id)).scalar_one()
+    # As the audit's report gives them: the phrase stored beside each is for wording.
+    out["findings"] = [reported(f) for f in conn.execute(
+        select(MATCHES.c.findings).where(MATCHES.c.id == match_id)).scalar_one()]
     out["score_sheet"] = score_sheet(conn, match_id)
     return out
 

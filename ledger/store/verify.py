@@ -203,7 +203,7 @@ def _plain(value: object) -> object:
 def _refold(m: Any, header: Header, rows: list[Any]) -> Broken | None:
     stored = [(r.seq, r.recorded_index, r.kind, r.type, r.payload) for r in rows]
     if m.origin == "live":
-        expected, findings = _live_fold(header, rows)
+        expected, findings = live_fold(header, rows)
     else:
         obj = match_object(header, [(r.kind, r.payload) for r in rows])
         record = parse_match(obj)
@@ -238,8 +238,9 @@ def _refold(m: Any, header: Header, rows: list[Any]) -> Broken | None:
     return None
 
 
-def _live_fold(header: Header, rows: list[Any]) -> tuple[list[tuple[int, int, str, str, str]],
-                                                         list[dict[str, object]]]:
+def live_fold(header: Header, rows: list[Any]) -> tuple[list[tuple[int, int, str, str, str]],
+                                                        list[dict[str, object]]]:
+    """A live match's rows and findings as the rules give them for its recorded rows."""
     rules = make_rules(header.preset, len(header.seats), header.options)
     state = new_state(rules)
     out: list[tuple[int, int, str, str, str]] = []

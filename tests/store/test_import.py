@@ -12,6 +12,7 @@ from sqlalchemy import Engine, select
 from ledger.audit import audit_record
 from ledger.formats.reader import read_matches
 from ledger.store import queries
+from ledger.store.mapper import finding_json
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, SUMMARIES
 from ledger.store.verify import verify
 from tests.store.conftest import sample_files, write_jsonl
@@ -92,7 +93,7 @@ def test_faulty_matches_are_stored_and_flagged_never_repaired(engine: Engine) ->
         with engine.connect() as c:
             m = c.execute(select(MATCHES).where(MATCHES.c.id == got.id)).one()
             assert m.ok is False and m.errors == len(report.errors)
-            assert m.findings == [f.to_dict() for f in report.findings]
+            assert m.findings == [finding_json(f) for f in report.findings]  # with phrases
             # The events as the file gave them: every one kept, in order.
             stored = [orjson.loads(p) for (p,) in c.execute(
                 select(EVENTS.c.payload).where(EVENTS.c.match_id == got.id,

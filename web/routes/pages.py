@@ -252,7 +252,7 @@ def _deal_steps(match: StoredMatch) -> dict[int, int]:
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def match_page(request: Request, match_id: MatchId, session: ReadSession) -> HTMLResponse:
     lang = request_language(request)
-    match = load_match(session.connection(), match_id, worded=lang.code != "en")
+    match = load_match(session.connection(), match_id)
     sheet = match.sheet()
     steps = _deal_steps(match)
     return templates.TemplateResponse(request, "match.html", {
@@ -277,7 +277,7 @@ def sheet_file(request: Request, match_id: MatchId, fmt: str, session: ReadSessi
     if fmt not in _SHEET_TYPES:
         raise StarletteHTTPException(404)
     lang = request_language(request)
-    sheet = load_match(session.connection(), match_id, worded=lang.code != "en").sheet()
+    sheet = load_match(session.connection(), match_id).sheet()
     if fmt == "csv":
         from ledger.exports.csv_export import csv_bytes
 

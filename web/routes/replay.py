@@ -47,9 +47,9 @@ SeatQuery = Annotated[str | None, Query(
                 "recorded, to those without the match's recorder key)")]
 
 
-def _frame(request: Request, session: Session, match_id: int, step: int, seat: str | None,
-           worded: bool = False) -> tuple[StoredMatch, Frame]:
-    match = load_match(session.connection(), match_id, step=step, worded=worded)
+def _frame(request: Request, session: Session, match_id: int, step: int, seat: str | None
+           ) -> tuple[StoredMatch, Frame]:
+    match = load_match(session.connection(), match_id, step=step)
     return match, view_frame(request, match, step, seat)
 
 
@@ -117,7 +117,7 @@ def replay_page(request: Request, match_id: MatchId, session: ReadSession,
     if step < 0:
         return RedirectResponse(_url(base, 0, seat), status_code=307)
     try:
-        match, fr = _frame(request, session, match_id, step, seat, worded=lang.code != "en")
+        match, fr = _frame(request, session, match_id, step, seat)
     except StepOutOfRange as exc:
         return RedirectResponse(_url(base, exc.last, seat), status_code=307)
     assert match.rules is not None

@@ -1,0 +1,189 @@
+"""Findings are stored with their phrase (issue 17, point 2), on SQLite and PostgreSQL.
+
+A stored finding keeps the audit's report (``to_dict``) and its phrase (template and
+parameters), so any language words it without auditing the match again. A ledger
+written before migration 0006 kept the report only: the migration fills in the phrases
+from each match's own events, touches neither header nor events, and going down
+gives the old form back.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from sqlalchemy import Engine, select, update
+from sqlalchemy.exc import DBAPIError
+
+from ledger.audit import AuditReport, audit_record
+from ledger.findings import Finding
+from ledger.formats.reader import read_matches
+from ledger.i18n import render_finding
+from ledger.store import db, live
+from ledger.store.mapper import finding_json
+from ledger.store.models import EVENTS, MATCHES
+from ledger.store.verify import verify
+from tests.audit_calls import counting_audits
+from tests.store.conftest import SAMPLES, sample_files
+from tests.store.helpers import import_path, sql
+
+ARABIC = re.compile("[\u0600-\u06ff]")
+BEFORE = "0005"  # the revision before findings kept their phrase
+
+
+def _reports(paths: list[Path]) -> dict[str, AuditReport]:
+    return {p.name: audit_record(next(read_matches(p))) for p in paths}
+
+
+def _faulty_and_partial() -> list[Path]:
+    return sample_files("faulty") + sample_files("partial")
+
+
+def _stored(engine: Engine) -> dict[int, list[dict[str, Any]]]:
+    with engine.connect() as c:
+        return {r.id: list(r.findings) for r in
+                c.execute(select(MATCHES.c.id, MATCHES.c.findings).order_by(MATCHES.c.id))}
+
+
+def _facts(engine: Engine) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Every event row and every match column but the findings, as stored."""
+    with engine.connect() as c:
+        events = [tuple(r) for r in c.execute(select(EVENTS).order_by(EVENTS.c.id))]
+        columns = [col for col in MATCHES.c if col.name != "findings"]
+        headers = [tuple(r) for r in c.execute(select(*columns).order_by(MATCHES.c.id))]
+    return events, headers
+
+
+def _live_with_a_warning(engine: Engine) -> tuple[int, Finding]:
+    """A live match whose opening tile names an end: an end-on-opening warning."""
+    match = orjson.loads((SAMPLES / "domena-2.json").read_bytes())
+    deal, opening, reply = match["events"][:3]
+    with db.writing(engine) as s:
+        mid = live.start_match(s, {"table": match["table"], "seats": match["seats"]})
+        seq = 0
+        warnings: list[Finding] = []
+        for ev in (deal, {**opening, "end": "left"}, reply):
+            got = live.append(s, mid, ev, expected_seq=seq)
+            seq = got.next_seq
+            warnings += got.findings
+    (warning,) = warnings
+    assert warning.code == "end-on-opening" and warning.template
+    return mid, warning
+
+
+def test_an_import_stores_each_finding_with_its_phrase(engine: Engine) -> None:
+    paths = _faulty_and_partial()
+    reports = _reports(paths)
+    ids = {p.name: import_path(engine, p)[0].id for p in paths}
+    stored = _stored(engine)
+    for name, report in reports.items():
+        got = stored[ids[name]]  # type: ignore[index]
+        assert got == [finding_json(f) for f in report.findings], name
+        for row, f in zip(got, report.findings, strict=True):
+            assert row["wording"]["template"] == f.template  # the catalog's msgid
+            assert {k: row[k] for k in ("event", "severity", "code", "message")} == \
+                f.to_dict()
+            again = Finding.from_dict(row)
+            assert render_finding(again, "ar") == render_finding(f, "ar"), name
+            assert ARABIC.search(render_finding(again, "ar")), name
+
+
+def test_a_ledger_of_before_0006_upgrades_and_words_in_arabic_without_auditing(
+        url: str) -> None:
+    engine = db.make_engine(url)
+    try:
+        db.upgrade(engine, BEFORE)
+        paths = _faulty_and_partial()
+        reports = _reports(paths)
+        ids = {p.name: import_path(engine, p)[0].id for p in paths}
+        live_id, warning = _live_with_a_warning(engine)
+        # Findings as a ledger of 0005 wrote them: the report only (Finding.to_dict).
+        old = {mid: [f.to_dict() for f in reports[name].findings] for name, mid in ids.items()}
+        old[live_id] = [warning.to_dict()]
+        with engine.begin() as c:  # not guarded: the findings of a live match change too
+            for mid, findings in old.items():
+                c.execute(update(MATCHES).where(MATCHES.c.id == mid).values(findings=findings))
+        assert _stored(engine) == old
+        facts = _facts(engine)
+
+        db.upgrade(engine)
+        assert db.current_revision(engine) == db.head_revision()
+        assert _facts(engine) == facts  # header and events untouched
+        stored = _stored(engine)
+        for name, mid in ids.items():
+            assert stored[mid] == [finding_json(f) for f in reports[name].findings], name
+        assert stored[live_id] == [finding_json(warning)]
+        with engine.connect() as c:
+            assert all(v.ok for v in verify(c))
+
+        # Worded in Arabic from what is stored, the audit never called.
+        want = {mid: [render_finding(f, "ar") for f in reports[name].findings]
+                for name, mid in ids.items()}
+        want[live_id] = [render_finding(warning, "ar")]
+        with counting_audits() as calls:
+            said = {mid: [render_finding(Finding.from_dict(f), "ar") for f in findings]
+                    for mid, findings in _stored(engine).items()}
+        assert calls.audits == 0
+        assert said == want
+        assert all(ARABIC.search(s) for texts in said.values() for s in texts)
+
+        # Down again: the form of 0005, the facts as they were.
+        db.downgrade(engine, BEFORE)
+        assert _stored(engine) == old and _facts(engine) == facts
+    finally:
+        engine.dispose()
+
+
+def test_a_finding_the_rules_no_longer_give_keeps_its_form(url: str) -> None:
+    # The phrase is taken from the match's own audit, never made up: a stored finding
+    # with no twin there stays as it was, and verify still says it differs.
+    engine = db.make_engine(url)
+    try:
+        db.upgrade(engine, BEFORE)
+        path = SAMPLES / "faulty" / "illegal-pass.json"
+        (got,) = import_path(engine, path)
+        (report,) = [audit_record(r) for r in read_matches(path)]
+        odd = {"event": 1, "severity": "error", "code": "out-of-turn",
+               "message": "event 1: a sentence no audit gives"}
+        old = [f.to_dict() for f in report.findings] + [odd]
+        with engine.begin() as c:
+            c.execute(update(MATCHES).where(MATCHES.c.id == got.id).values(findings=old))
+        db.upgrade(engine)
+        (stored,) = _stored(engine).values()
+        assert stored == [finding_json(f) for f in report.findings] + [odd]
+        with engine.connect() as c:
+            (checked,) = verify(c)
+        assert checked.broken is not None and checked.broken.code == "findings-mismatch"
+    finally:
+        engine.dispose()
+
+
+def test_the_header_and_events_stay_guarded_after_0006(engine: Engine) -> None:
+    (got,) = import_path(engine, SAMPLES / "faulty" / "illegal-pass.json")
+    for statement in ("UPDATE events SET payload = '{}' WHERE seq = 1",
+                      "UPDATE matches SET preset = 'selminha'"):
+        with pytest.raises(DBAPIError, match="append-only|header is fixed"):
+            sql(engine, statement)
+    with engine.connect() as c:
+        (checked,) = verify(c)
+    assert checked.ok and got.id == checked.match_id
+
+
+def test_verify_compares_the_phrase_too(engine: Engine) -> None:
+    # A stored phrase edited behind the ledger's back words another sentence in Arabic:
+    # verify compares report and phrase alike, so it is named.
+    (got,) = import_path(engine, SAMPLES / "faulty" / "illegal-pass.json")
+    (stored,) = _stored(engine).values()
+    first = stored[0]
+    params = dict(first["wording"]["params"])
+    key = next(k for k, v in params.items() if isinstance(v, int))
+    params[key] += 1
+    edited = [{**first, "wording": {**first["wording"], "params": params}}, *stored[1:]]
+    with engine.begin() as c:
+        c.execute(update(MATCHES).where(MATCHES.c.id == got.id).values(findings=edited))
+    with engine.connect() as c:
+        (checked,) = verify(c)
+    assert checked.broken is not None and checked.broken.code == "findings-mismatch"
