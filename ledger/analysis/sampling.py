@@ -41,7 +41,11 @@ class Constraints:
     ``unseen``: bit mask of those tiles. ``seats``: the other seats, in order, and
     ``sizes``: how many tiles each holds. ``lacks``: per other seat, the numbers it is
     proven to hold none of. ``rest``: how many unseen tiles lie elsewhere (the stock,
-    or tiles out of play); it takes any tile.
+    or tiles out of play); it takes any tile. ``pinned``: per other seat, tiles known
+    to be in its hand (the opening tile its holder must lead); ``in_rest``: tiles known
+    to lie in the rest (those that outrank the opening tile, which nobody was dealt).
+    ``max_doubles``: a hand with this many doubles would have been dealt again (0: no
+    such rule); deals breaking it are drawn again (rejection keeps the draw uniform).
     """
 
     unseen: int
@@ -49,6 +53,9 @@ class Constraints:
     sizes: tuple[int, ...]
     lacks: tuple[tuple[int, ...], ...]
     rest: int
+    pinned: tuple[int, ...] = ()
+    in_rest: int = 0
+    max_doubles: int = 0
     _ways: dict[tuple[int, tuple[int, ...]], int] = field(
         default_factory=dict, compare=False, repr=False)
 
@@ -73,13 +80,27 @@ class Constraints:
         """Per unseen tile (in ``tiles`` order), the places it may go: seats by position
         in ``seats``, then ``len(seats)`` for the rest."""
         forbid = [self.forbidden(k) for k in range(len(self.seats))]
+        pinned = self.pinned or (0,) * len(self.seats)
         rest = len(self.seats)
-        return tuple(
-            tuple(k for k in range(len(self.seats)) if not forbid[k] & t.bit) + (rest,)
-            for t in self.tiles)
+        out: list[tuple[int, ...]] = []
+        for t in self.tiles:
+            holder = next((k for k, m in enumerate(pinned) if m & t.bit), None)
+            if holder is not None:
+                out.append((holder,))
+            elif self.in_rest & t.bit:
+                out.append((rest,))
+            else:
+                out.append(tuple(k for k in range(rest) if not forbid[k] & t.bit) + (rest,))
+        return tuple(out)
+
+    def fits(self, d: Deal) -> bool:
+        """Whether ``d`` keeps the doubles rule (the rest of ``self`` holds by construction)."""
+        return not self.max_doubles or all(
+            (h & _DOUBLES).bit_count() < self.max_doubles for h in d.hands)
 
     def count(self) -> int:
-        """How many deals of the unseen tiles fit (the stock's order not counted)."""
+        """How many deals of the unseen tiles fit (the stock's order not counted), before
+        the doubles rule (``max_doubles``)."""
         return self._count(0, (*self.sizes, self.rest), self.allowed())
 
     def _count(self, i: int, room: tuple[int, ...], allowed: tuple[tuple[int, ...], ...]
@@ -110,8 +131,22 @@ class Deal:
     rest: tuple[Tile, ...]
 
 
+_DOUBLES = sum(t.bit for t in ALL_TILES if t.is_double)
+# Redrawing a deal that breaks the doubles rule: such deals are rare (a hand of five
+# doubles or more), so a few tries always do; past this many, the facts are suspect.
+_TRIES = 1000
+
+
 def sample(c: Constraints, rng: random.Random) -> Deal:
     """One deal drawn uniformly among those consistent with ``c``."""
+    for _ in range(_TRIES):
+        d = _draw(c, rng)
+        if c.fits(d):
+            return d
+    raise Inconsistent("no deal of the unseen tiles keeps the doubles rule")
+
+
+def _draw(c: Constraints, rng: random.Random) -> Deal:
     allowed = c.allowed()
     tiles = c.tiles
     room = (*c.sizes, c.rest)
@@ -154,7 +189,8 @@ def every_deal(c: Constraints) -> Iterator[Deal]:
     def walk(i: int, room: tuple[int, ...], hands: tuple[int, ...],
              rest: tuple[Tile, ...]) -> Iterator[Deal]:
         if i == len(tiles):
-            yield Deal(hands, rest)
+            if c.fits(Deal(hands, rest)):
+                yield Deal(hands, rest)
             return
         for p in allowed[i]:
             if not room[p]:
@@ -168,23 +204,26 @@ def every_deal(c: Constraints) -> Iterator[Deal]:
     yield from walk(0, (*c.sizes, c.rest), (0,) * len(c.sizes), ())
 
 
-def seed_of(key: str, event: int) -> int:
+def seed_of(key: str, event: int, part: str = "") -> int:
     """The seed of the review of the decision at ``event`` of the match whose hash is
-    ``key``: the same review draws the same deals."""
-    digest = hashlib.sha256(f"{key}:{event}".encode()).digest()
+    ``key`` (``part``: which use, e.g. one seat's luck): the same review draws the same
+    deals."""
+    digest = hashlib.sha256(f"{key}:{event}:{part}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
-def rng_for(key: str, event: int) -> random.Random:
-    return random.Random(seed_of(key, event))
+def rng_for(key: str, event: int, part: str = "") -> random.Random:
+    return random.Random(seed_of(key, event, part))
 
 
 def constraints(unseen: int, seats: Sequence[int], sizes: Sequence[int],
-                lacks: Sequence[Sequence[int]]) -> Constraints:
+                lacks: Sequence[Sequence[int]], *, pinned: Sequence[int] = (),
+                in_rest: int = 0, max_doubles: int = 0) -> Constraints:
     """``Constraints`` with the rest's size worked out (every unseen tile not in a hand)."""
     rest = unseen.bit_count() - sum(sizes)
     return Constraints(unseen, tuple(seats), tuple(sizes),
-                       tuple(tuple(sorted(set(n))) for n in lacks), rest)
+                       tuple(tuple(sorted(set(n))) for n in lacks), rest,
+                       tuple(pinned), in_rest & unseen, max_doubles)
 
 
 __all__ = ["Constraints", "Deal", "Inconsistent", "constraints", "every_deal", "rng_for",
