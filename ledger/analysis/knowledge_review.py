@@ -44,6 +44,9 @@ from ledger.rules.base import HAND_SIZE, Rules
 from ledger.tiles import ALL_TILES, Tile
 
 DEFAULT_SAMPLES = 200
+# Tables where K = 200 takes more than about 10 s a deal on a two-core machine: the K that
+# fits (benchmarks/review.py measures it; `analyse` shows the K it used).
+TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {}  # (preset, seats, teams)
 ALL = (1 << 28) - 1
 MOVES = (Played, Drew, Passed)
 
@@ -125,6 +128,11 @@ class KnowledgeDeal:
 
     def decision(self, event: int) -> KnowledgeDecision | None:
         return next((d for d in self.decisions if d.event == event), None)
+
+
+def default_samples(rules: Rules) -> int:
+    """The deals drawn per decision on ``rules``' table unless asked otherwise."""
+    return TABLE_SAMPLES.get((rules.preset, rules.seats, rules.teams), DEFAULT_SAMPLES)
 
 
 def _r(x: float) -> float:
@@ -393,6 +401,46 @@ def _decision(rules: Rules, m: _Move, job: _Job, solved: Sequence[Solved],
                              len(rows), unsolved, seed)
 
 
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """A decision and what its mover knew: the position, the move made, the constraints
+    on the unseen tiles, the stock places drawn so far (who, and the tile if the mover's)."""
+
+    event: int
+    before: State
+    seat: int
+    played: Move
+    constraints: Constraints
+    drawn: tuple[tuple[int, Tile | None], ...]
+
+
+def decisions_of(rules: Rules, events: Sequence[Event | None]) -> Iterator[Facts]:
+    """Every decision of the match (a move with a choice), with what its mover knew."""
+    knows = list(iter_knowledge(rules, events))
+    for work in _deals(rules, events, None):
+        for m in work.moves:
+            if m.choice and m.index < len(knows):
+                c = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
+                yield Facts(m.index, m.before, m.seat, m.move, c, m.drawn)
+
+
+def values_over(f: Facts, deals: Sequence[Any], *, max_nodes: int = MAX_NODES,
+                workers: int | None = None) -> tuple[list[Move], list[list[int] | None]]:
+    """The legal moves at ``f`` and, per deal given, each one's value for the mover's side
+    (None: that deal could not be solved)."""
+    rules = f.before.rules
+    legal = legal_moves(f.before)
+    side = rules.side_of(f.seat)
+    batch = [sampled_state(f.before, f.seat, f.constraints, d, f.drawn) for d in deals]
+    rows: list[list[int] | None] = []
+    for got in solve_many(batch, options=True, max_nodes=max_nodes, workers=workers):
+        if got.note is not None or len(got.options) != len(legal):
+            rows.append(None)
+        else:
+            rows.append([worth(rules, o.outcome, side) for o in got.options])
+    return legal, rows
+
+
 def _luck(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, max_nodes: int,
           workers: int | None, drawn_so_far: dict[int, list[tuple[int, Tile | None]]],
           notes: list[str]) -> tuple[SeatLuck, ...]:
@@ -490,5 +538,6 @@ def _result(work: _Deal) -> tuple[int, ...] | None:
     return tuple(vec)
 
 
-__all__ = ["DEFAULT_SAMPLES", "Expected", "KnowledgeDeal", "KnowledgeDecision", "Luck",
-           "SeatLuck", "iter_knowledge_reviews", "sampled_state", "seat_constraints"]
+__all__ = ["DEFAULT_SAMPLES", "TABLE_SAMPLES", "Expected", "Facts", "KnowledgeDeal",
+           "KnowledgeDecision", "Luck", "SeatLuck", "decisions_of", "default_samples",
+           "iter_knowledge_reviews", "sampled_state", "seat_constraints", "values_over"]

@@ -26,6 +26,7 @@ import hashlib
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ledger.tiles import ALL_TILES, SUIT_MASK, Tile
 
@@ -58,6 +59,7 @@ class Constraints:
     max_doubles: int = 0
     _ways: dict[tuple[int, tuple[int, ...]], int] = field(
         default_factory=dict, compare=False, repr=False)
+    _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         total = sum(self.sizes) + self.rest
@@ -67,7 +69,10 @@ class Constraints:
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
-        return tuple(t for t in ALL_TILES if self.unseen & t.bit)
+        got = self._memo.get("tiles")
+        if got is None:
+            got = self._memo["tiles"] = tuple(t for t in ALL_TILES if self.unseen & t.bit)
+        return got
 
     def forbidden(self, k: int) -> int:
         """The tiles the ``k``-th other seat cannot hold (a bit mask)."""
@@ -79,6 +84,12 @@ class Constraints:
     def allowed(self) -> tuple[tuple[int, ...], ...]:
         """Per unseen tile (in ``tiles`` order), the places it may go: seats by position
         in ``seats``, then ``len(seats)`` for the rest."""
+        got = self._memo.get("allowed")
+        if got is None:
+            got = self._memo["allowed"] = self._allowed()
+        return got
+
+    def _allowed(self) -> tuple[tuple[int, ...], ...]:
         forbid = [self.forbidden(k) for k in range(len(self.seats))]
         pinned = self.pinned or (0,) * len(self.seats)
         rest = len(self.seats)
