@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -321,20 +321,23 @@ def _sampled(batch: list[State], keys: dict[Any, int], st: State, seat: int, c: 
 def iter_knowledge_reviews(rules: Rules, events: Sequence[Event | None], key: str,
                            samples: int = DEFAULT_SAMPLES, deals: Sequence[int] | None = None,
                            *, luck: bool = False, max_nodes: int = MAX_NODES,
-                           workers: int | None = None) -> Iterator[KnowledgeDeal]:
+                           workers: int | None = None,
+                           only: Collection[int] | None = None) -> Iterator[KnowledgeDeal]:
     """Each deal's knowledge review (and, with ``luck``, each seat's luck), in order.
 
     ``key``: the match's hash (the seed of every draw). ``samples``: deals drawn per
-    question. ``workers``: processes solving (default: one per core).
+    question. ``workers``: processes solving (default: one per core). ``only``: review
+    only the decisions at these events.
     """
     knows = list(iter_knowledge(rules, events))
     wanted = None if deals is None else set(deals)
     for work in _deals(rules, events, wanted):
-        yield _review_deal(work, knows, key, samples, luck, max_nodes, workers)
+        yield _review_deal(work, knows, key, samples, luck, max_nodes, workers, only)
 
 
 def _review_deal(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, luck: bool,
-                 max_nodes: int, workers: int | None) -> KnowledgeDeal:
+                 max_nodes: int, workers: int | None,
+                 only: Collection[int] | None = None) -> KnowledgeDeal:
     rules = work.start.rules
     batch: list[State] = []
     keys: dict[Any, int] = {}
@@ -342,7 +345,7 @@ def _review_deal(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, luck
     notes: list[str] = [work.note] if work.note else []
     drawn_so_far = {m.index: list(m.drawn) for m in work.moves}
     for m in work.moves:
-        if not m.choice or m.index >= len(knows):
+        if not m.choice or m.index >= len(knows) or (only is not None and m.index not in only):
             continue
         try:
             c = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
@@ -407,6 +410,7 @@ class Facts:
     on the unseen tiles, the stock places drawn so far (who, and the tile if the mover's)."""
 
     event: int
+    deal: int
     before: State
     seat: int
     played: Move
@@ -421,7 +425,7 @@ def decisions_of(rules: Rules, events: Sequence[Event | None]) -> Iterator[Facts
         for m in work.moves:
             if m.choice and m.index < len(knows):
                 c = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
-                yield Facts(m.index, m.before, m.seat, m.move, c, m.drawn)
+                yield Facts(m.index, work.deal, m.before, m.seat, m.move, c, m.drawn)
 
 
 def values_over(f: Facts, deals: Sequence[Any], *, max_nodes: int = MAX_NODES,
