@@ -252,10 +252,10 @@ def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
                         name=name, move=move_phrase(d.played), outcome=points_text(d.outcome))
         if d.lost > 0:
             tops = tuple(move_phrase(m) for m in d.best_moves(rules.side_of(d.seat)))
-            said = lang.say("MISTAKE: lost {lost} (best {moves} -> {outcome})",
-                            lost=d.lost, moves=tops, outcome=points_text(d.best))
-            text += "  " + (said if known is None else lang.say("in hindsight: {said}",
-                                                                  said=Worded(said)))
+            mistake = lang.say("MISTAKE: lost {lost} (best {moves} -> {outcome})",
+                               lost=d.lost, moves=tops, outcome=points_text(d.best))
+            text += "  " + (mistake if known is None else lang.say("in hindsight: {said}",
+                                                                     said=Worded(mistake)))
         lines.append("    " + text)
         k = None if known is None else known.decision(d.event)
         if k is not None:
