@@ -6,7 +6,10 @@ JSON: each decision of a deal's object gains ``knowledge_lost`` (and its standar
 option ``expected`` and ``stderr``; the deal gains ``samples`` (deals drawn per
 decision) and ``seed`` (the match hash every draw is seeded from). ``--report`` prints
 one object per match: ``{"match": 0, "samples": K, "seed": ..., "thresholds": {...},
-"report": [{"seat": 0, "player": ..., ...}, ...]}``.
+"report": [{"seat": 0, "player": ..., ...}, ...]}``: per player ``decisions``,
+``forced``, ``inaccuracies``, ``mistakes``, ``blunders``, ``knowledge_lost`` (summed),
+``mean_knowledge_lost``, ``luck``, ``result``, ``luck_adjusted`` and ``named``: every
+decision named a mistake of some severity (deal, event, played, best, loss, severity).
 
 Severity by knowledge loss, in the points the table plays for (the margin between the
 sides on two-side tables, the mover's own points with three or four sides each for
@@ -127,12 +130,13 @@ class PlayerReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "player": self.player, "decisions": self.decisions,
-            "forced": self.forced, **{f"{k}s": v for k, v in self.counts.items()},
+            "forced": self.forced, "inaccuracies": self.counts["inaccuracy"],
+            "mistakes": self.counts["mistake"], "blunders": self.counts["blunder"],
             "knowledge_lost": round(self.lost, 4),
             "mean_knowledge_lost": None if self.mean_lost is None else round(self.mean_lost, 4),
             "luck": round(self.luck, 4), "result": self.result,
             "luck_adjusted": round(self.result - self.luck, 4),
-            "mistakes": self.mistakes,
+            "named": self.mistakes,
         }
 
 

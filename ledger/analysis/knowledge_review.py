@@ -45,8 +45,20 @@ from ledger.tiles import ALL_TILES, Tile
 
 DEFAULT_SAMPLES = 200
 # Tables where K = 200 takes more than about 10 s a deal on a two-core machine: the K that
-# fits (benchmarks/review.py measures it; `analyse` shows the K it used).
-TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {}  # (preset, seats, teams)
+# fits, measured by benchmarks/review.py (first deals of seeded matches, on a machine
+# shared with others: load average 8 to 12 on 2 cores; `analyse` shows the K it used).
+# Three or four seats each for himself: every sample is a max-n search of its own.
+TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {  # (preset, seats, teams)
+    ("sahrat-draw", 4, False): 6,
+    ("casual-arena", 4, False): 7,
+    ("selminha", 3, False): 20,
+    ("casual-arena", 3, False): 25,
+    ("sahrat-fives", 2, False): 60,
+    ("selminha", 4, False): 140,
+    ("casual-arena", 4, True): 140,
+    ("sahrat-partner", 4, False): 160,
+    ("sahrat-fives", 4, False): 2,
+}
 ALL = (1 << 28) - 1
 MOVES = (Played, Drew, Passed)
 
