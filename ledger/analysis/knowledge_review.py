@@ -257,7 +257,10 @@ def seat_constraints(work: _Deal, st: State, know: Knowledge, seat: int,
         raise Inconsistent(f"seat {seat}'s own hand is not in the record")
     mine = know.seats[seat]
     others = [s for s in range(rules.seats) if s != seat]
-    unseen = ALL & ~st.hands[seat] & ~st.table
+    seen = sum(t.bit for t in mine.seen)
+    if st.hands[seat] & ~seen or st.table & ~seen:  # pragma: no cover - knowledge.py's promise
+        raise Inconsistent(f"seat {seat}'s knowledge misses its own hand or the table")
+    unseen = ALL & ~seen
     sizes = [st.hands[s].bit_count() + st.hidden[s] for s in others]
     lacks = [mine.lacks_of(s) for s in others]
     in_rest = 0
@@ -428,6 +431,7 @@ class Facts:
     played: Move
     constraints: Constraints
     drawn: tuple[tuple[int, Tile | None], ...]
+    deal_event: int = 0               # the index of the deal's ``deal`` event
 
 
 def decisions_of(rules: Rules, events: Sequence[Event | None]) -> Iterator[Facts]:
@@ -437,7 +441,8 @@ def decisions_of(rules: Rules, events: Sequence[Event | None]) -> Iterator[Facts
         for m in work.moves:
             if m.choice and m.index < len(knows):
                 c = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
-                yield Facts(m.index, work.deal, m.before, m.seat, m.move, c, m.drawn)
+                yield Facts(m.index, work.deal, m.before, m.seat, m.move, c, m.drawn,
+                            work.index)
 
 
 def values_over(f: Facts, deals: Sequence[Any], *, max_nodes: int = MAX_NODES,

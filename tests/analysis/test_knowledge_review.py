@@ -31,8 +31,9 @@ from ledger.formats.canonical import match_hash
 from ledger.formats.reader import MatchRecord, parse_match
 from ledger.rules import all_tables, make_rules
 from ledger.rules.base import Rules
+from ledger.seatview import Viewer, sight
 from ledger.sim.generator import generate_match
-from ledger.tiles import SUIT_MASK
+from ledger.tiles import ALL_TILES, SUIT_MASK
 from tests.analysis.helpers import after, exhaustive
 
 # Four seats, no stock (the unseen tiles are all in the other three hands, so every
@@ -184,6 +185,9 @@ def test_the_real_hands_are_always_a_consistent_deal(table: tuple[str, int, dict
     voids = 0
     for f in decisions_of(rules, record.events):
         c = f.constraints
+        # What the mover had not seen is what the seat view (ledger/seatview.py) hides.
+        known = sight(Viewer.of_seat(f.seat), f.event, record.events, f.deal_event).known
+        assert {str(t) for t in ALL_TILES if not c.unseen & t.bit} == set(known)
         truth = tuple(f.before.hands[s] for s in c.seats)
         assert all(h & ~c.unseen == 0 for h in truth)
         assert [h.bit_count() for h in truth] == list(c.sizes)
