@@ -325,23 +325,27 @@ def _report_one(record: MatchRecord, rules: Rules, seats: list[str], deals: list
     import orjson
 
     from ledger.analysis.knowledge_command import (
-        BLUNDER,
-        INACCURACY,
-        MISTAKE,
-        match_report,
-        report_text,
+        kept_report,
+        report_object,
+        report_text_of,
+        samples_for,
     )
 
-    known = _knowledge(record, rules, deals, args, luck=True)
-    assert known is not None
-    reports = match_report(rules, seats, list(known))
+    def work() -> dict[str, Any]:
+        known = _knowledge(record, rules, deals, args, luck=True)
+        assert known is not None
+        return report_object(rules, seats, list(known), args.samples, args.seed)
+
+    stored = args.match.isdigit() and not Path(args.match).exists() and deals is None
+    if stored:  # kept in the ledger by the match's head (worked out once per head)
+        args.samples = samples_for(rules, args.samples)
+        obj = kept_report(int(args.match), args.db, args.samples, work)
+    else:
+        obj = work()
+    obj = {"match": record.index, **obj}
     if args.json:
-        obj = {"match": record.index, "samples": args.samples, "seed": args.seed,
-               "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE,
-                              "blunder": BLUNDER},
-               "report": [p.to_dict() for p in reports]}
         out.write(orjson.dumps(obj).decode() + "\n")
     else:
-        print(report_text(reports, args.samples, lang), file=out)
+        print(report_text_of(obj, lang), file=out)
     out.flush()
     return EXIT_OK if ok else EXIT_FINDINGS

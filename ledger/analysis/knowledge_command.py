@@ -19,7 +19,7 @@ blunder from ``BLUNDER`` (docs/knowledge-review.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -123,6 +123,19 @@ class PlayerReport:
     luck_deals: int = 0
     mistakes: list[dict[str, Any]] = field(default_factory=list)
 
+    @staticmethod
+    def of_dict(d: Mapping[str, Any]) -> PlayerReport:
+        """The report ``to_dict`` wrote."""
+        p = PlayerReport(d["seat"], d["player"], d["decisions"], d["forced"])
+        p.counts = {"inaccuracy": d["inaccuracies"], "mistake": d["mistakes"],
+                    "blunder": d["blunders"]}
+        p.lost = d["knowledge_lost"]
+        mean = d["mean_knowledge_lost"]
+        p.valued = 0 if mean is None else (round(p.lost / mean) if mean else p.decisions)
+        p.luck, p.result = d["luck"], d["result"]
+        p.mistakes = list(d["named"])
+        return p
+
     @property
     def mean_lost(self) -> float | None:
         return None if not self.valued else self.lost / self.valued
@@ -171,6 +184,47 @@ def match_report(rules: Rules, seats: Sequence[str],
     return out
 
 
+# The version of the kept reports: changed whenever what a report holds changes.
+REPORT_VERSION = "1"
+
+
+def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDeal],
+                  samples: int, seed: str) -> dict[str, Any]:
+    """The report's JSON (``--report --json``, and what the ledger keeps)."""
+    return {"samples": samples, "seed": seed,
+            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "report": [p.to_dict() for p in match_report(rules, seats, deals)]}
+
+
+def report_text_of(obj: Mapping[str, Any], lang: Language = ENGLISH) -> str:
+    """``report_object``'s text."""
+    return report_text([PlayerReport.of_dict(p) for p in obj["report"]], obj["samples"], lang)
+
+
+def kept_report(match_id: int, url: str | None, samples: int,
+                work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A stored match's report as the ledger keeps it for the match's head and ``samples``;
+    worked out (``work``) and kept when it has none."""
+    from ledger.store import analyses, db, knowledge_reviews
+
+    engine = db.open_db(url)
+    try:
+        with db.read_session(engine) as session:
+            at = analyses.head(session.connection(), match_id)
+            got = None if at is None else knowledge_reviews.get(
+                session.connection(), match_id, at, samples, REPORT_VERSION)
+        if got is not None or at is None:
+            return got if got is not None else work()
+        obj = work()
+        with db.writing(engine) as s:
+            knowledge_reviews.put(db.write_connection(s), match_id, at, samples,
+                                  REPORT_VERSION, obj)
+            s.commit()
+        return obj
+    finally:
+        engine.dispose()
+
+
 def report_text(reports: Sequence[PlayerReport], samples: int,
                 lang: Language = ENGLISH) -> str:
     lines = ["  " + lang.say("report by what each player knew ({samples} deals sampled per "
@@ -194,5 +248,6 @@ def report_text(reports: Sequence[PlayerReport], samples: int,
     return "\n".join(lines)
 
 
-__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "PlayerReport", "decision_text",
-           "match_report", "merged", "report_text", "samples_for", "severity"]
+__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "REPORT_VERSION", "PlayerReport",
+           "decision_text", "kept_report", "match_report", "merged", "report_object",
+           "report_text", "report_text_of", "samples_for", "severity"]

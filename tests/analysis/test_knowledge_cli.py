@@ -87,3 +87,40 @@ def test_severity_thresholds() -> None:
     assert [severity(x) for x in (None, 0, 1.99, 2, 4.99, 5, 9.99, 10, 40)] == [
         None, None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder",
         "blunder"]
+
+
+def test_a_stored_matchs_report_is_kept_by_its_head(match_file: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from ledger.store import analyses, db, knowledge_reviews
+    from ledger.store.models import KNOWLEDGE_REVIEWS
+
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    assert main(["import", str(match_file), "--db", url, "--json", "--no-progress"]) == 0
+    imported = json.loads(capsys.readouterr().out.splitlines()[0])
+    match_id = imported.get("id", imported.get("match_id"))
+    args = ["analyse", str(match_id), "--db", url, "--report", "--json", "--samples", "2"]
+    assert main(args) == 0
+    (first,) = _lines(capsys)
+    assert main(["analyse", str(match_file), "--report", "--json", "--samples", "2"]) == 0
+    (from_file,) = _lines(capsys)
+    assert {k: v for k, v in first.items() if k != "match"} == \
+        {k: v for k, v in from_file.items() if k != "match"}
+    engine = db.open_db(url)
+    try:
+        with engine.connect() as c:
+            assert c.execute(KNOWLEDGE_REVIEWS.select()).fetchall()
+            at = analyses.head(c, match_id)
+        assert at is not None
+        # What the ledger keeps is what is answered: a changed row shows.
+        kept = {k: v for k, v in first.items() if k != "match"}
+        kept["seed"] = "kept"
+        with db.writing(engine) as s:
+            knowledge_reviews.put(db.write_connection(s), match_id, at, 2, "1", kept)
+            s.commit()
+    finally:
+        engine.dispose()
+    assert main(args) == 0
+    (again,) = _lines(capsys)
+    assert again["seed"] == "kept"
+    assert main(args[:4] + ["--report", "--samples", "2"]) == 0
+    assert "mean loss" in capsys.readouterr().out
