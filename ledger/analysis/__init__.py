@@ -8,6 +8,11 @@
   batches of positions solved on every core.
 - ``review``: a recorded match deal by deal: best play at the start and after each
   move, every option of every decision and what each mistake cost; per step too.
+- ``sampling``: deals of the unseen tiles consistent with what a seat knew, drawn
+  uniformly (exact counting), seeded by the match's hash and the event.
+- ``knowledge_review``: the review by what the player knew: each option's expected value
+  over sampled deals, the knowledge loss, luck per seat; ``knowledge_command``: its
+  ``analyse --knowledge`` / ``--report`` output.
 - ``swing``: the swing chart of a deal as a Plotly figure (plain data).
 - ``stats``: player statistics over audited matches, per table.
 - ``whatif``: a match re-scored under another table, the two sheets side by side.

@@ -34,6 +34,7 @@ from ledger.i18n import ENGLISH, Language, Phrase, add_lang_option, chosen_langu
 from ledger.i18n.phrases import Worded, clauses
 
 if TYPE_CHECKING:
+    from ledger.analysis.knowledge_review import KnowledgeDeal
     from ledger.analysis.review import DealReview
     from ledger.formats.reader import MatchRecord
     from ledger.rules.base import Rules
@@ -81,6 +82,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--db", metavar="URL", default=None,
                    help="the ledger holding stored matches (default: $DOMINO_LEDGER_DB or "
                         "the local SQLite ledger)")
+    p.add_argument("--knowledge", action="store_true",
+                   help="also review each decision by what the player knew: consistent "
+                        "deals of the unseen tiles, each solved exactly, averaged "
+                        "(docs/knowledge-review.md); the values above are hindsight")
+    p.add_argument("--samples", type=int, metavar="K", default=None,
+                   help="deals sampled per decision (implies --knowledge; default: the "
+                        "table's, 200 where it fits 10 s a deal; it is shown)")
+    p.add_argument("--report", action="store_true",
+                   help="the match report per player instead of the deals: decisions, "
+                        "forced moves, inaccuracies, mistakes and blunders by knowledge "
+                        "loss, mean loss, luck, luck-adjusted result")
     p.add_argument("--search-limit", type=int, metavar="N", default=None,
                    help="with three or four seats each for himself: the most positions the "
                         "search of one position may visit before it is left out as too "
@@ -99,6 +111,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         args.search_limit = MAX_NODES
     if args.deal is not None and args.deal < 0:
         print("domino-ledger: " + lang.say("--deal counts deals from 0"), file=sys.stderr)
+        return EXIT_UNREADABLE
+    if args.samples is not None and args.samples < 1:
+        print("domino-ledger: " + lang.say("--samples is a number of deals, 1 or more"),
+              file=sys.stderr)
         return EXIT_UNREADABLE
     if args.search_limit < 0:
         print("domino-ledger: " + lang.say("--search-limit is a number of positions, 0 or more"),
@@ -195,15 +211,22 @@ def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,
     found = False
     if not args.json:
         print(_match_line(record, rules, seats, report.ok, lang), file=out)
+    if args.report:
+        return _report_one(record, rules, seats, deals, args, out, lang, report.ok)
+    known = _knowledge(record, rules, deals, args)
+    held: list[KnowledgeDeal] = []
     for review in iter_reviews(rules, record.events, deals, max_nodes=args.search_limit):
         found = True
+        kd = _same_deal(known, review.deal, held)
         if args.json:
             obj = {"match": record.index, **review.to_dict()}
+            if known is not None:
+                obj = {"match": record.index, **_with_knowledge(review, kd, args)}
             if args.chart:
                 obj["chart"] = swing_figure(review, rules, seats)
             out.write(orjson.dumps(obj).decode() + "\n")
         else:
-            print(_deal_text(review, rules, seats, lang), file=out)
+            print(_deal_text(review, rules, seats, lang, kd, args.samples), file=out)
         out.flush()
     if args.deal is not None and not found:
         print("domino-ledger: " + lang.say("{where}: there is no deal {deal} to analyse (deals "
@@ -237,7 +260,9 @@ def points_text(vec: Sequence[int]) -> str:
 
 
 def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
-               lang: Language = ENGLISH) -> str:
+               lang: Language = ENGLISH, known: KnowledgeDeal | None = None,
+               samples: int | None = None) -> str:
+    from ledger.analysis.knowledge_command import decision_text
     from ledger.analysis.review import move_phrase
 
     note = clauses(review.note_phrases)
@@ -256,9 +281,100 @@ def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
                         name=name, move=move_phrase(d.played), outcome=points_text(d.outcome))
         if d.lost > 0:
             tops = tuple(move_phrase(m) for m in d.best_moves(rules.side_of(d.seat)))
-            text += "  " + lang.say("MISTAKE: lost {lost} (best {moves} -> {outcome})",
-                                    lost=d.lost, moves=tops, outcome=points_text(d.best))
+            mistake = lang.say("MISTAKE: lost {lost} (best {moves} -> {outcome})",
+                               lost=d.lost, moves=tops, outcome=points_text(d.best))
+            text += "  " + (mistake if known is None else lang.say("in hindsight: {said}",
+                                                                     said=Worded(mistake)))
         lines.append("    " + text)
+        k = None if known is None else known.decision(d.event)
+        if k is not None:
+            lines.append("      " + decision_text(k, lang))
     if review.note:
         lines.append("    " + lang.say("note: {note}", note=said))
+    if known is not None and samples is not None:
+        lines.insert(1, "    " + lang.say("values are hindsight (every hand known); by "
+                                           "knowledge: {samples} deals sampled per decision",
+                                           samples=samples))
     return "\n".join(lines)
+
+
+# --- by what the player knew (ledger/analysis/knowledge_command.py) ---------------------
+
+
+def _knowledge(record: MatchRecord, rules: Rules, deals: list[int] | None,
+               args: argparse.Namespace, luck: bool = False) -> Iterator[KnowledgeDeal] | None:
+    """The knowledge review's deals, in step with the hindsight ones (None: not asked)."""
+    from ledger.analysis.knowledge_command import samples_for
+    from ledger.analysis.knowledge_review import iter_knowledge_reviews
+
+    if not (args.knowledge or args.samples is not None or luck):
+        return None
+    args.samples = samples_for(rules, args.samples)
+    args.seed = _match_key(record)
+    return iter_knowledge_reviews(rules, record.events, args.seed, args.samples, deals,
+                                  luck=luck, max_nodes=args.search_limit)
+
+
+def _same_deal(known: Iterator[KnowledgeDeal] | None, deal: int,
+               held: list[KnowledgeDeal]) -> KnowledgeDeal | None:
+    """The knowledge review of ``deal``: both reviews go through the deals in order, and
+    one read past the deal asked is ``held`` for the next."""
+    if known is None:
+        return None
+    import itertools
+
+    first = list(held)
+    held.clear()
+    for kd in itertools.chain(first, known):
+        if kd.deal >= deal:
+            if kd.deal == deal:
+                return kd
+            held.append(kd)
+            return None
+    return None
+
+
+def _match_key(record: MatchRecord) -> str:
+    """The hash of the match (its canonical form): what every sampled deal is seeded by."""
+    from ledger.formats.canonical import match_hash
+
+    assert record.header is not None
+    return match_hash(record.header, [e for e in record.events if e is not None])
+
+
+def _with_knowledge(review: DealReview, known: KnowledgeDeal | None,
+                    args: argparse.Namespace) -> dict[str, Any]:
+    from ledger.analysis.knowledge_command import merged
+
+    return merged(review, known, args.samples, args.seed)
+
+
+def _report_one(record: MatchRecord, rules: Rules, seats: list[str], deals: list[int] | None,
+                args: argparse.Namespace, out: Any, lang: Language, ok: bool) -> int:
+    import orjson
+
+    from ledger.analysis.knowledge_command import (
+        kept_report,
+        report_object,
+        report_text_of,
+        samples_for,
+    )
+
+    def work() -> dict[str, Any]:
+        known = _knowledge(record, rules, deals, args, luck=True)
+        assert known is not None
+        return report_object(rules, seats, list(known), args.samples, args.seed)
+
+    stored = args.match.isdigit() and not Path(args.match).exists() and deals is None
+    if stored:  # kept in the ledger by the match's head (worked out once per head)
+        args.samples = samples_for(rules, args.samples)
+        obj = kept_report(int(args.match), args.db, args.samples, work)
+    else:
+        obj = work()
+    obj = {"match": record.index, **obj}
+    if args.json:
+        out.write(orjson.dumps(obj).decode() + "\n")
+    else:
+        print(report_text_of(obj, lang), file=out)
+    out.flush()
+    return EXIT_OK if ok else EXIT_FINDINGS

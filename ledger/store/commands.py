@@ -248,7 +248,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
-    from ledger.store import analyses, db, readmodels, snapshots
+    from ledger.store import analyses, db, knowledge_reviews, readmodels, snapshots
     from ledger.store.models import MATCHES
 
     try:
@@ -256,6 +256,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
             conn = session.connection()
             count = readmodels.rebuild(conn)
             analyses.clear(conn)  # a cache: worked out again when asked for
+            knowledge_reviews.clear(conn)
             snaps = 0
             if not args.no_snapshots:
                 ids = [r.id for r in conn.execute(MATCHES.select().order_by(MATCHES.c.id))]

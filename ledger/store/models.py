@@ -183,6 +183,20 @@ class RecorderKey(SQLModel, table=True):
     issued_at: datetime = Field(sa_column=Column(DateTime, nullable=False))
 
 
+class KnowledgeReview(SQLModel, table=True):
+    """A match's review by what each player knew (a cache: safe to drop), for the match's
+    events up to ``head_hash`` and ``samples`` deals per decision
+    (``ledger.store.knowledge_reviews``)."""
+
+    __tablename__ = "knowledge_reviews"
+
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), primary_key=True))
+    head_hash: bytes = Field(sa_column=Column(LargeBinary(32), primary_key=True))
+    samples: int = Field(primary_key=True)
+    version: str
+    body: str = Field(sa_column=Column(Text, nullable=False))
+
+
 def table(name: str) -> Table:
     return SQLModel.metadata.tables[name]
 
@@ -196,4 +210,5 @@ PLAYER_TOTALS = table("player_totals")
 SNAPSHOTS = table("snapshots")
 ANALYSES = table("analyses")
 RECORDER_KEYS = table("recorder_keys")
+KNOWLEDGE_REVIEWS = table("knowledge_reviews")
 READ_MODELS = (DEAL_ROWS, SUMMARIES, PLAYER_TOTALS)

@@ -16,7 +16,8 @@ from tests.store.helpers import count, import_path, matches
 from tests.store.test_rebuild_snapshots import _dump, _rebuild
 
 LEDGER_TABLES = {"matches", "events", "deal_rows", "match_summaries", "player_totals",
-                 "snapshots", "analyses", "match_heads", "recorder_keys"}
+                 "snapshots", "analyses", "match_heads", "recorder_keys",
+                 "knowledge_reviews"}
 
 
 def _tables(engine: Engine) -> set[str]:
@@ -139,7 +140,8 @@ def test_the_analyses_cache_comes_and_goes_alone(engine: Engine, corpus_file: Pa
     before, rows = _dump(engine), count(engine)
     # 0003 holds only the cache: below it the read models and the facts stay as they were.
     db.downgrade(engine, "0002")
-    assert _tables(engine) == LEDGER_TABLES - {"analyses", "match_heads", "recorder_keys"}
+    assert _tables(engine) == LEDGER_TABLES - {"analyses", "match_heads", "recorder_keys",
+                                               "knowledge_reviews"}
     assert _dump(engine) == before and count(engine) == rows
     db.upgrade(engine)
     assert _tables(engine) == LEDGER_TABLES

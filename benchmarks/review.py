@@ -1,0 +1,125 @@
+"""The knowledge review (ledger/analysis/knowledge_review.py) on every table.
+
+For each table (``ledger.rules.all_tables``), deal ``--deal`` of ``--deals`` seeded random
+legal matches, every decision reviewed with K sampled deals (``--samples``; per table
+``--k table=K``), wall clock: time per deal, decisions per deal, samples solved per
+second, samples left out (too large to solve within ``--search-limit``), and the K that
+would fit ``--budget`` seconds (10) per deal at that rate (time grows about linearly
+with K; late decisions' repeated deals are solved once, so it is a little less).
+``--match``: also a whole match of 4-seat Domena, every deal, at K. CPU seconds (this
+process and its solving workers) are shown beside the wall clock: on a shared machine
+the wall clock mostly measures the others' load.
+
+Prints numbers and the machine's load; asserts nothing about time.
+
+    python benchmarks/review.py [--samples 200] [--deals 3] [--seed 1] [--deal 0]
+                                [--tables domena-4 selminha-3 ...] [--k sahrat-fives-4=2]
+                                [--search-limit N] [--match]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ledger.analysis.knowledge_review import KnowledgeDeal, iter_knowledge_reviews  # noqa: E402
+from ledger.analysis.solver import MAX_NODES  # noqa: E402
+from ledger.formats.canonical import match_hash  # noqa: E402
+from ledger.formats.reader import MatchRecord, parse_match  # noqa: E402
+from ledger.rules import all_tables, make_rules  # noqa: E402
+from ledger.sim.generator import generate_match  # noqa: E402
+
+
+def table_name(preset: str, seats: int, options: dict[str, Any]) -> str:
+    return f"{preset}-{seats}" + ("-teams" if options.get("teams") else "")
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def record_of(preset: str, seats: int, options: dict[str, Any], seed: int
+              ) -> tuple[MatchRecord, str]:
+    record = parse_match(generate_match(preset, seats, options, seed=seed))
+    assert record.header is not None
+    return record, match_hash(record.header, [e for e in record.events if e is not None])
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the solving workers): on a
+    machine others share, the steadier measure."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def review(preset: str, seats: int, options: dict[str, Any], seed: int, deals: list[int] | None,
+           k: int, limit: int) -> tuple[float, float, list[KnowledgeDeal]]:
+    rules = make_rules(preset, seats, options)
+    record, key = record_of(preset, seats, options, seed)
+    t0, c0 = time.perf_counter(), cpu_seconds()
+    got = list(iter_knowledge_reviews(rules, record.events, key, k, deals, max_nodes=limit))
+    return time.perf_counter() - t0, cpu_seconds() - c0, got
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--deals", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deal", type=int, default=0)
+    ap.add_argument("--tables", nargs="*")
+    ap.add_argument("--k", nargs="*", default=[], metavar="TABLE=K")
+    ap.add_argument("--search-limit", type=int, default=MAX_NODES)
+    ap.add_argument("--budget", type=float, default=10.0)
+    ap.add_argument("--match", action="store_true")
+    args = ap.parse_args()
+    per_table = {name: int(k) for name, k in (x.split("=") for x in args.k)}
+    print(f"knowledge review, deal {args.deal} of seeded matches; {os.cpu_count()} cores; "
+          f"{load()}")
+    print(f"{'table':24} {'K':>4} {'deals':>5} {'decisions':>9} {'s/deal med':>10} "
+          f"{'max':>7} {'CPU s/deal':>10} {'solved/s':>9} {'unsolved':>8} "
+          f"{'K for ' + str(args.budget) + ' s':>10}")
+    for preset, seats, options in all_tables():
+        name = table_name(preset, seats, options)
+        if args.tables and name not in args.tables:
+            continue
+        k = per_table.get(name, args.samples)
+        times, cpus, decisions, solved, unsolved = [], [], 0, 0, 0
+        for n in range(args.deals):
+            took, cpu, got = review(preset, seats, options, args.seed + n, [args.deal], k,
+                                    args.search_limit)
+            if not got:
+                continue
+            times.append(took)
+            cpus.append(cpu)
+            for d in got:
+                decisions += len(d.decisions)
+                solved += sum(x.samples for x in d.decisions)
+                unsolved += sum(x.unsolved for x in d.decisions)
+        if not times:
+            print(f"{name:24} no deal {args.deal} in these matches")
+            continue
+        med = statistics.median(times)
+        rate = solved / sum(times) if sum(times) else 0.0
+        fits = int(args.budget / (med / k)) if med else k
+        print(f"{name:24} {k:>4} {len(times):>5} {decisions / len(times):>9.1f} {med:>10.2f} "
+              f"{max(times):>7.2f} {statistics.median(cpus):>10.2f} {rate:>9.0f} {unsolved:>8} "
+              f"{fits:>10}", flush=True)
+    if args.match:
+        k = per_table.get("domena-4", args.samples)
+        took, cpu, got = review("domena", 4, {}, args.seed, None, k, args.search_limit)
+        decisions = sum(len(d.decisions) for d in got)
+        print(f"whole 4-seat Domena match (seed {args.seed}): {len(got)} deals, {decisions} "
+              f"decisions, K={k}: {took:.1f} s ({cpu:.1f} s of CPU); {load()}")
+    print(load())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""``analyse --knowledge`` / ``--samples K`` / ``--report``: the review by what each player
+knew, beside the hindsight one, and the match report per player.
+
+JSON: each decision of a deal's object gains ``knowledge_lost`` (and its standard error
+``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved), each
+option ``expected`` and ``stderr``; the deal gains ``samples`` (deals drawn per
+decision) and ``seed`` (the match hash every draw is seeded from). ``--report`` prints
+one object per match: ``{"match": 0, "samples": K, "seed": ..., "thresholds": {...},
+"report": [{"seat": 0, "player": ..., ...}, ...]}``: per player ``decisions``,
+``forced``, ``inaccuracies``, ``mistakes``, ``blunders``, ``knowledge_lost`` (summed),
+``mean_knowledge_lost``, ``luck``, ``result``, ``luck_adjusted`` and ``named``: every
+decision named a mistake of some severity (deal, event, played, best, loss, severity).
+
+Severity by knowledge loss, in the points the table plays for (the margin between the
+sides on two-side tables, the mover's own points with three or four sides each for
+himself): an inaccuracy from ``INACCURACY`` points, a mistake from ``MISTAKE``, a
+blunder from ``BLUNDER`` (docs/knowledge-review.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ledger.i18n import ENGLISH, Language, Phrase
+from ledger.i18n.phrases import N_
+
+if TYPE_CHECKING:
+    from ledger.analysis.knowledge_review import KnowledgeDeal, KnowledgeDecision
+    from ledger.analysis.review import DealReview
+    from ledger.rules.base import Rules
+
+INACCURACY, MISTAKE, BLUNDER = 2.0, 5.0, 10.0
+SEVERITIES = ("inaccuracy", "mistake", "blunder")
+
+
+def severity(lost: float | None) -> str | None:
+    """How bad a knowledge loss is (None: not worth naming)."""
+    if lost is None or lost < INACCURACY:
+        return None
+    if lost < MISTAKE:
+        return "inaccuracy"
+    return "mistake" if lost < BLUNDER else "blunder"
+
+
+def samples_for(rules: Rules, asked: int | None) -> int:
+    """The deals drawn per decision: ``asked``, else the table's default."""
+    from ledger.analysis.knowledge_review import default_samples
+
+    return asked if asked is not None else default_samples(rules)
+
+
+def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
+           seed: str) -> dict[str, Any]:
+    """``review.to_dict()`` with the knowledge review's values beside the hindsight ones."""
+    out = review.to_dict()
+    out["samples"] = samples
+    out["seed"] = seed
+    if known is None:
+        return out
+    for d in out["decisions"]:
+        k = known.decision(d["event"])
+        if k is None:
+            continue
+        d["knowledge_lost"] = k.knowledge_lost
+        d["knowledge_lost_stderr"] = k.lost_stderr
+        d["samples"] = k.samples
+        if k.unsolved:
+            d["unsolved"] = k.unsolved
+        for o in d["options"]:
+            e = k.expected_of(o["move"])
+            o["expected"] = None if e is None else e.expected
+            o["stderr"] = None if e is None else e.stderr
+    if known.luck:
+        out["luck"] = [s.to_dict() for s in known.luck]
+    if known.note:
+        out["knowledge_note"] = known.note
+    return out
+
+
+def decision_text(d: KnowledgeDecision, lang: Language = ENGLISH) -> str:
+    """A decision's knowledge line: expected value of the move played and the loss."""
+    from ledger.analysis.review import move_phrase
+
+    if d.knowledge_lost is None:
+        return lang.say("by knowledge: no sampled deal could be solved")
+    played = d.expected_of(d.played)
+    exp = _num(played.expected if played is not None else None)
+    said = severity(d.knowledge_lost)
+    if said is None:
+        return lang.say("by knowledge: expected {expected} over {samples} deals, lost "
+                        "{lost} ± {stderr}", expected=exp, samples=d.samples,
+                        lost=_num(d.knowledge_lost), stderr=_num(d.lost_stderr))
+    tops = tuple(move_phrase(m) for m in d.best_moves())
+    return lang.say("by knowledge: expected {expected} over {samples} deals, lost {lost} "
+                    "± {stderr}: {severity} (best bet {moves})", expected=exp,
+                    samples=d.samples, lost=_num(d.knowledge_lost),
+                    stderr=_num(d.lost_stderr), severity=Phrase(_SEVERITY[said]), moves=tops)
+
+
+_SEVERITY = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"),
+             "blunder": N_("a blunder")}
+
+
+def _num(x: float | None) -> str:
+    return "?" if x is None else f"{x:.1f}"
+
+
+@dataclass
+class PlayerReport:
+    """One seat's match report."""
+
+    seat: int
+    player: str
+    decisions: int = 0
+    forced: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
+    lost: float = 0.0                  # knowledge loss summed over its decisions
+    valued: int = 0                    # decisions with a knowledge value
+    luck: float = 0.0
+    result: float = 0.0
+    luck_deals: int = 0
+    mistakes: list[dict[str, Any]] = field(default_factory=list)
+
+    @staticmethod
+    def of_dict(d: Mapping[str, Any]) -> PlayerReport:
+        """The report ``to_dict`` wrote."""
+        p = PlayerReport(d["seat"], d["player"], d["decisions"], d["forced"])
+        p.counts = {"inaccuracy": d["inaccuracies"], "mistake": d["mistakes"],
+                    "blunder": d["blunders"]}
+        p.lost = d["knowledge_lost"]
+        mean = d["mean_knowledge_lost"]
+        p.valued = 0 if mean is None else (round(p.lost / mean) if mean else p.decisions)
+        p.luck, p.result = d["luck"], d["result"]
+        p.mistakes = list(d["named"])
+        return p
+
+    @property
+    def mean_lost(self) -> float | None:
+        return None if not self.valued else self.lost / self.valued
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "player": self.player, "decisions": self.decisions,
+            "forced": self.forced, "inaccuracies": self.counts["inaccuracy"],
+            "mistakes": self.counts["mistake"], "blunders": self.counts["blunder"],
+            "knowledge_lost": round(self.lost, 4),
+            "mean_knowledge_lost": None if self.mean_lost is None else round(self.mean_lost, 4),
+            "luck": round(self.luck, 4), "result": self.result,
+            "luck_adjusted": round(self.result - self.luck, 4),
+            "named": self.mistakes,
+        }
+
+
+def match_report(rules: Rules, seats: Sequence[str],
+                 deals: Sequence[KnowledgeDeal]) -> list[PlayerReport]:
+    """Per seat: decisions, forced moves, severities, mean knowledge loss, luck, result."""
+    out = [PlayerReport(s, seats[s] if s < len(seats) else f"seat {s}")
+           for s in range(rules.seats)]
+    for deal in deals:
+        for _event, seat in deal.forced:
+            out[seat].forced += 1
+        for d in deal.decisions:
+            p = out[d.seat]
+            p.decisions += 1
+            if d.knowledge_lost is None:
+                continue
+            p.valued += 1
+            p.lost += d.knowledge_lost
+            said = severity(d.knowledge_lost)
+            if said is not None:
+                p.counts[said] += 1
+                p.mistakes.append({"deal": deal.deal, "event": d.event, "played": d.played,
+                                   "best": d.best_moves(), "knowledge_lost": d.knowledge_lost,
+                                   "severity": said})
+        for s in deal.luck:
+            if s.result is None:
+                continue
+            p = out[s.seat]
+            p.luck += s.luck
+            p.result += s.result
+            p.luck_deals += 1
+    return out
+
+
+# The version of the kept reports: changed whenever what a report holds changes.
+REPORT_VERSION = "1"
+
+
+def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDeal],
+                  samples: int, seed: str) -> dict[str, Any]:
+    """The report's JSON (``--report --json``, and what the ledger keeps)."""
+    return {"samples": samples, "seed": seed,
+            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "report": [p.to_dict() for p in match_report(rules, seats, deals)]}
+
+
+def report_text_of(obj: Mapping[str, Any], lang: Language = ENGLISH) -> str:
+    """``report_object``'s text."""
+    return report_text([PlayerReport.of_dict(p) for p in obj["report"]], obj["samples"], lang)
+
+
+def kept_report(match_id: int, url: str | None, samples: int,
+                work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A stored match's report as the ledger keeps it for the match's head and ``samples``;
+    worked out (``work``) and kept when it has none."""
+    from ledger.store import analyses, db, knowledge_reviews
+
+    engine = db.open_db(url)
+    try:
+        with db.read_session(engine) as session:
+            at = analyses.head(session.connection(), match_id)
+            got = None if at is None else knowledge_reviews.get(
+                session.connection(), match_id, at, samples, REPORT_VERSION)
+        if got is not None or at is None:
+            return got if got is not None else work()
+        obj = work()
+        with db.writing(engine) as s:
+            knowledge_reviews.put(db.write_connection(s), match_id, at, samples,
+                                  REPORT_VERSION, obj)
+            s.commit()
+        return obj
+    finally:
+        engine.dispose()
+
+
+def report_text(reports: Sequence[PlayerReport], samples: int,
+                lang: Language = ENGLISH) -> str:
+    lines = ["  " + lang.say("report by what each player knew ({samples} deals sampled per "
+                             "decision; inaccuracy from {a}, mistake from {b}, blunder from "
+                             "{c} points lost)", samples=samples, a=INACCURACY, b=MISTAKE,
+                             c=BLUNDER)]
+    for p in reports:
+        lines.append("    " + lang.say(
+            "{player}: {decisions} decisions, {forced} forced moves, {inaccuracies} "
+            "inaccuracies, {mistakes} mistakes, {blunders} blunders, mean loss {mean} per "
+            "decision, luck {luck}, result {result}, luck-adjusted {adjusted}",
+            player=p.player, decisions=p.decisions, forced=p.forced,
+            inaccuracies=p.counts["inaccuracy"], mistakes=p.counts["mistake"],
+            blunders=p.counts["blunder"], mean=_num(p.mean_lost), luck=_num(p.luck),
+            result=_num(p.result), adjusted=_num(p.result - p.luck)))
+        for m in p.mistakes:
+            lines.append("      " + lang.say("deal {deal}, event {event}: {severity}, lost "
+                                             "{lost}", deal=m["deal"], event=m["event"],
+                                             severity=Phrase(_SEVERITY[m["severity"]]),
+                                             lost=_num(m["knowledge_lost"])))
+    return "\n".join(lines)
+
+
+__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "REPORT_VERSION", "PlayerReport",
+           "decision_text", "kept_report", "match_report", "merged", "report_object",
+           "report_text", "report_text_of", "samples_for", "severity"]
