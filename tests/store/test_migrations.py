@@ -92,7 +92,7 @@ def test_the_job_queue_is_postgresql_s_and_comes_and_goes_alone(url: str) -> Non
         every = set(inspect(engine).get_table_names())
         assert (every >= QUEUE_TABLES) == url.startswith("postgresql")
         assert not every & QUEUE_TABLES or url.startswith("postgresql")
-        db.downgrade(engine, "0005")
+        db.downgrade(engine, "0007")
         assert not set(inspect(engine).get_table_names()) & QUEUE_TABLES
         assert _tables(engine) == LEDGER_TABLES
     finally:
