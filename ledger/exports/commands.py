@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.i18n import Counted, Language, add_lang_option, chosen_language
 
 if TYPE_CHECKING:  # loaded when the command runs: the parser is built for every command
-    from ledger.exports.select import Selected
+    from ledger.exports.selection import Selected
     from ledger.formats.wire import MatchHeader
 
 FORMATS = ("csv", "json", "pdf", "match")
@@ -52,7 +52,8 @@ class _Run:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ledger.exports.select import Criteria, SelectionError, parse_since, select
+    from ledger.exports.select import Criteria, SelectionError, select
+    from ledger.exports.selection import parse_since
     from ledger.formats.writer import WriteError, container_of
 
     lang = chosen_language(args)

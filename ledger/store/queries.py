@@ -11,13 +11,13 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import exists, func, literal_column, select, text
+from sqlalchemy import Engine, func, select
 from sqlalchemy.engine import Connection, RowMapping
-from sqlalchemy.sql import ColumnElement
 
 from ledger.formats.reader import MatchRecord, parse_match
 from ledger.formats.values import searchable
 from ledger.store.errors import MatchNotFound
+from ledger.store.matchlist import Filters, conditions
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
 
 MAX_PAGE = 500
@@ -41,14 +41,6 @@ def iso(when: datetime | None) -> str | None:
 
 def _hex(value: bytes | None) -> str | None:
     return None if value is None else bytes(value).hex()
-
-
-def _has_player(conn: Connection, name: str) -> ColumnElement[bool]:
-    name = searchable(name)
-    if conn.dialect.name == "postgresql":
-        return text("CAST(matches.seats AS jsonb) ? :player").bindparams(player=name)  # type: ignore[return-value]
-    each = func.json_each(MATCHES.c.seats).table_valued("value")
-    return exists(select(literal_column("1")).select_from(each).where(each.c.value == name))
 
 
 def _match_item(r: RowMapping) -> dict[str, Any]:
@@ -82,20 +74,13 @@ def _match_select() -> Any:
 def list_matches(conn: Connection, *, preset: str | None = None, player: str | None = None,
                  status: str | None = None, ok: bool | None = None, origin: str | None = None,
                  limit: int = 50, offset: int = 0) -> Page:
-    """Matches newest first, filtered, one page of them with the total count."""
+    """Matches newest first, filtered (``player``: the exact name), one page of them
+    with the total count (the matches page's conditions: ``ledger.store.matchlist``)."""
     limit = max(1, min(limit, MAX_PAGE))
     offset = max(0, offset)
-    conds: list[ColumnElement[bool]] = []
-    if preset is not None:
-        conds.append(MATCHES.c.preset == preset)
-    if status is not None:
-        conds.append(MATCHES.c.status == status)
-    if ok is not None:
-        conds.append(MATCHES.c.ok == ok)
-    if origin is not None:
-        conds.append(MATCHES.c.origin == origin)
-    if player is not None:
-        conds.append(_has_player(conn, player))
+    audit = None if ok is None else "ok" if ok else "faulty"
+    conds = conditions(conn, Filters(table=preset, audit=audit, status=status, origin=origin),
+                       None if player is None else [searchable(player)])
     total = conn.execute(select(func.count()).select_from(MATCHES).where(*conds)).scalar_one()
     rows = conn.execute(_match_select().where(*conds).order_by(MATCHES.c.id.desc())
                         .limit(limit).offset(offset)).mappings()
@@ -151,6 +136,15 @@ def counts(conn: Connection) -> Mapping[str, int]:
     faulty = conn.execute(select(func.count()).select_from(MATCHES)
                           .where(MATCHES.c.ok.is_(False))).scalar_one()
     return {"matches": int(matches), "events": int(events), "faulty": int(faulty)}
+
+
+def ledger_version(engine: Engine) -> tuple[int, int]:
+    """The largest match id and event id: both grow with every change of the ledger
+    (its triggers refuse every update and delete of matches and events)."""
+    with engine.connect() as conn:
+        matches = conn.execute(select(func.max(MATCHES.c.id))).scalar()
+        events = conn.execute(select(func.max(EVENTS.c.id))).scalar()
+    return int(matches or 0), int(events or 0)
 
 
 def record_of(conn: Connection, match_id: int) -> MatchRecord:

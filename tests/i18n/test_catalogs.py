@@ -59,7 +59,7 @@ WEB_MESSAGES = [
     ("web/templates/glossary.html", "The words of this table, as its players know them."),
     ("web/routes/pages.py", "No such match"),
     ("web/routes/pages.py", "step {step} does not exist: this match has steps 0 to {last}"),
-    ("web/listing.py", "ended with no winner"),
+    ("ledger/store/matchlist.py", "ended with no winner"),
     ("web/charts.py", "Fives this deal: {points}"),
     ("web/routes/replay.py", "Before the first deal"),
     ("ledger/replay.py", "{name} plays {tile} on the left"),

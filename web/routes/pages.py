@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -27,20 +25,29 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger.findings import IllegalEvent
-from ledger.formats.reader import MatchRecord, ReadError, read_matches
+from ledger.formats.reader import ReadError
 from ledger.i18n import Language
 from ledger.i18n.phrases import N_, Worded
 from ledger.replay import SeatOutOfRange, StepOutOfRange, deals
 from ledger.rules import PRESETS
 from ledger.store.errors import MatchNotFound, StoreError
-from web import assets, errors, upload
+from ledger.store.read import (
+    AUDITS,
+    RESULTS,
+    BadFilter,
+    Filters,
+    ListPage,
+    list_page,
+    player_names,
+)
+from ledger.store.write import EmptyUpload, TooLarge
+from web import assets, errors
 from web.access import OwnerOnly
 from web.assets import asset_url
 from web.charts import score_race
 from web.deps import DbInt, MatchId, ReadSession, WriteSession
 from web.import_report import ImportReport, import_report
 from web.lang import request_language
-from web.listing import AUDITS, RESULTS, BadFilter, Filters, ListPage, list_page, player_names
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.templating import STATIC_DIR, templates
 from web.wording import match_title, table_words
@@ -311,13 +318,6 @@ def import_form(request: Request) -> HTMLResponse:
         "nav": "import", "report": None, "error": None, "filename": ""})
 
 
-def _renamed(records: Iterator[MatchRecord], name: str) -> Iterator[MatchRecord]:
-    # The ledger notes where a match came from: the uploaded file, not a temp path.
-    for rec in records:
-        rec.path = name
-        yield rec
-
-
 @router.post("/import", response_class=HTMLResponse)
 def import_upload(_: OwnerOnly, request: Request, file: UploadFile,
                   session: WriteSession) -> HTMLResponse:
@@ -328,25 +328,16 @@ def import_upload(_: OwnerOnly, request: Request, file: UploadFile,
     report: ImportReport | None = None
     error: str | None = None
     status = 200
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / ("upload" + upload.suffix(name))
-        try:
-            filled = upload.save_upload(file.file, path)
-        except upload.TooLarge as exc:
-            filled = False
-            error = lang.say("{name} is larger than {size} MiB", name=name,
-                             size=exc.limit // 2**20)
-            status = 413
-        if error is None and not filled:
-            error, status = lang.say("{name} is empty: there is no match in it", name=name), 400
-        elif error is None:
-            try:
-                report = import_report(session, _renamed(read_matches(path), name), lang)
-            except ReadError as exc:
-                # The file is named as it was uploaded, never by the temporary path.
-                params = {k: v.replace(str(path), name) if isinstance(v, str) else v
-                          for k, v in exc.params.items()}
-                error, status = lang.say(exc.template, **params), 400
+    try:
+        report = import_report(session, file.file, name, lang)
+    except TooLarge as exc:
+        error = lang.say("{name} is larger than {size} MiB", name=name,
+                         size=exc.limit // 2**20)
+        status = 413
+    except EmptyUpload:
+        error, status = lang.say("{name} is empty: there is no match in it", name=name), 400
+    except ReadError as exc:
+        error, status = lang.say(exc.template, **exc.params), 400
     return templates.TemplateResponse(request, "import.html", {
         "nav": "import", "report": report if error is None else None, "error": error,
         "filename": name}, status_code=status)
