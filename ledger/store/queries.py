@@ -5,7 +5,7 @@ Hashes are shown as hex and times as ISO 8601 UTC (``...Z``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,9 +14,11 @@ import orjson
 from sqlalchemy import Engine, func, select
 from sqlalchemy.engine import Connection, RowMapping
 
+from ledger.corrections import standing_rows
 from ledger.formats.reader import MatchRecord, parse_match
 from ledger.formats.values import searchable
 from ledger.store.errors import MatchNotFound
+from ledger.store.mapper import Header, match_object
 from ledger.store.matchlist import Filters, conditions
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
 
@@ -147,28 +149,20 @@ def ledger_version(engine: Engine) -> tuple[int, int]:
     return int(matches or 0), int(events or 0)
 
 
+def stored_object(conn: Connection, match_id: int) -> dict[str, Any]:
+    """Stored match ``match_id`` as the domino-match/1 object its recorded rows say
+    (``mapper.match_object``): the corrected line (undos applied, corrections.py) and
+    unread rows verbatim; ``MatchNotFound`` if there is none."""
+    m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one_or_none()
+    if m is None:
+        raise MatchNotFound(match_id)
+    rows = standing_rows(list(conn.execute(
+        select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type, EVENTS.c.payload)
+        .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq))))
+    return match_object(Header.of_row(m), [(r.kind, r.payload) for r in rows])
+
+
 def record_of(conn: Connection, match_id: int) -> MatchRecord:
-    """Stored match ``match_id`` read as its file would be (``match_object``), so a stored
+    """Stored match ``match_id`` read as its file would be (``stored_object``), so a stored
     match and its file audit, export and analyse alike; ``MatchNotFound`` if there is none."""
-    return parse_match(match_object(get_match(conn, match_id), events_of(conn, match_id)),
-                       path=f"match {match_id}")
-
-
-def match_object(match: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A stored match as the domino-match/1 object its recorded rows say.
-
-    The corrected line (undos applied, corrections.py) and unread rows verbatim, so a
-    stored match reads, exports and analyses like its file.
-    """
-    from ledger.corrections import standing_dicts
-    from ledger.formats.wire import FORMAT
-
-    obj: dict[str, Any] = {"format": FORMAT,
-                           "table": {"rules": match["preset"], "options": match["options"]},
-                           "seats": list(match["seats"])}
-    if match.get("source") is not None:
-        obj["source"] = match["source"]
-    if match.get("started_at") is not None:
-        obj["started_at"] = match["started_at"]
-    obj["events"] = [r["payload"] for r in standing_dicts(rows) if r["kind"] != "derived"]
-    return obj
+    return parse_match(stored_object(conn, match_id), path=f"match {match_id}")
