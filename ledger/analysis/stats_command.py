@@ -79,7 +79,7 @@ def _from_files(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
     for path in args.files:
         try:
             for record in read_matches(path):
-                if record.header is None or (args.preset and record.header.rules != args.preset):
+                if record.header is None or (args.preset and record.header.preset != args.preset):
                     continue
                 if args.player is not None and args.player not in record.header.seats:
                     continue

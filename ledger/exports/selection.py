@@ -48,7 +48,7 @@ class Criteria:
         return self.player is not None or self.preset is not None or self.since is not None
 
     def accepts(self, header: MatchHeader) -> bool:
-        if self.preset is not None and header.rules != self.preset:
+        if self.preset is not None and header.preset != self.preset:
             return False
         if self.player is not None:
             wanted = _fold(self.player)

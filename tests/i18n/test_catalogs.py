@@ -62,7 +62,7 @@ WEB_MESSAGES = [
     ("ledger/store/matchlist.py", "ended with no winner"),
     ("web/charts.py", "Fives this deal: {points}"),
     ("web/routes/replay.py", "Before the first deal"),
-    ("ledger/replay.py", "{name} plays {tile} on the left"),
+    ("ledger/replay/wording.py", "{name} plays {tile} on the left"),
 ]
 
 
@@ -75,7 +75,7 @@ def test_extraction_finds_the_web_pages(template: Catalog, path: str,
 
 
 # Templates with no words of their own: macros drawing tiles, the error page (its words
-# come from web/routes/pages.py).
+# come from web/routes/page_errors.py).
 WORDLESS = {"_dominoes.html", "record_tiles.html", "error.html"}
 
 
