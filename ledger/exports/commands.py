@@ -54,8 +54,8 @@ class _Run:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ledger.exports.select import Criteria, SelectionError, select
-    from ledger.exports.selection import parse_since
+    from ledger.exports.select import select
+    from ledger.exports.selection import Criteria, SelectionError, parse_since
     from ledger.formats.writer import WriteError, container_of
 
     lang = chosen_language(args)

@@ -15,8 +15,6 @@ from ledger.exports.selection import Criteria, Selected, SelectionError, Skip, f
 from ledger.exports.stored import stored_matches
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
 
-__all__ = ["Criteria", "Selected", "SelectionError", "from_files", "from_store", "select"]
-
 
 def from_files(paths: Iterable[str], criteria: Criteria, skip: Skip) -> Iterator[Selected]:
     for path in paths:
