@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ledger.analysis.commands import EXIT_OK, EXIT_UNREADABLE
+from ledger.analysis.cli import EXIT_OK, EXIT_UNREADABLE
 from ledger.glossary import table_name
 from ledger.i18n import Language, add_lang_option, chosen_language
 from ledger.rules import PRESETS
