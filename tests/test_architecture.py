@@ -124,9 +124,9 @@ def import_graph(found: dict[str, list[Import]]) -> dict[str, set[str]]:
     for m, imports in found.items():
         for i in imports:
             target = _resolve(i.target)
-            # A package's own __init__ is loaded on the way to any of its modules; ours
-            # are empty, so an edge to one is no dependency.
-            if target is not None and target != m and MODULES[target].name != "__init__.py":
+            # Only what a module names: a package's __init__ also runs on the way to any
+            # of its modules, but that is Python's doing, not a dependency of the module.
+            if target is not None and target != m:
                 graph[m].add(target)
     return graph
 
