@@ -3,7 +3,8 @@
 - ``web/`` asks the ledger (``ledger.store.read``, ``ledger.store.write``) and never its
   tables: no module under web/ imports sqlalchemy, sqlmodel or ledger.store.models;
 - the rules engine is pure: ledger/engine and ledger/rules import nothing of the store,
-  the analysis or the web; ``ledger/`` never imports ``web/``;
+  the analysis or the web; ``ledger/`` never imports ``web/``; the store and the file
+  formats do not reach up to the layers that use them;
 - no import cycle among the modules of ledger/ and web/;
 - no function over ``MAX_LINES`` lines.
 
@@ -110,6 +111,14 @@ def test_the_rules_engine_imports_no_store_analysis_or_web(core: str) -> None:
 
 def test_the_ledger_never_imports_the_web() -> None:
     assert _breaches("ledger", ("web",)) == []
+
+
+@pytest.mark.parametrize(("lower", "upper"), [
+    ("ledger.store", ("ledger.analysis", "ledger.exports", "ledger.cli")),
+    ("ledger.formats", ("ledger.store", "ledger.analysis", "ledger.exports", "ledger.replay")),
+])
+def test_lower_layers_do_not_reach_up(lower: str, upper: tuple[str, ...]) -> None:
+    assert _breaches(lower, upper) == []
 
 
 def _resolve(target: str) -> str | None:
