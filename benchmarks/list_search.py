@@ -3,7 +3,7 @@
     python benchmarks/list_search.py [--matches 5000] [--repeat 30] [--db artifacts/bench-list.db]
 
 Fills a SQLite ledger with generated matches (``benchmarks/web.py``'s ``fill``: kept and
-reused), then times ``web.listing.list_page`` (the query the page runs, no HTTP) for the
+reused), then times ``ledger.store.read.list_page`` (the query the page runs, no HTTP) for the
 anchor, the newest page with no filter, and for a player typed in full, in part, in
 capitals, and for each column order. Prints the median and p95 of each, in ms, and its
 ratio to the anchor's median in the same run. Numbers, not a test: nothing is asserted.
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import text  # noqa: E402
 
 from ledger.store.db import open_db  # noqa: E402
-from web.listing import SORTS, Filters, list_page  # noqa: E402
+from ledger.store.read import SORTS, Filters, list_page  # noqa: E402
 
 
 def _bench_web() -> object:

@@ -273,7 +273,7 @@ def first_visit(db_url: str, visits: int) -> None:
               f"{best['chart']:8.0f}{best['bytes'] / 1024:9.0f}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument("--requests", type=int, default=400, help="per kind (page, JSON)")
@@ -285,7 +285,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-visit", type=int, metavar="N", default=0,
                         help="only time N first visits of the match page in chromium "
                         "(the ledger needs only --matches 1)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _report(results: dict[str, tuple[list[float], list[float], list[float]]],
+            stored: int, requests: int, listed: int, cold: list[float]) -> None:
+    print(f"\n{stored} matches stored; {requests} requests per kind at random steps "
+          "(half of them in one seat's view)")
+    load = os.getloadavg()[0]
+    print(f"load average {load:.2f} on {os.cpu_count()} cores"
+          + ("  (a busy machine: the slow tail is waiting for a core)"
+             if load > (os.cpu_count() or 1) * 0.75 else ""))
+    rows = [("page", "replay page (HTML)"), ("json", "replay JSON"),
+            ("list", "matches list, filtered"), ("players", "players page"),
+            ("whatif", "what-if page")]
+    if listed:
+        rows.append(("list-big", f"  same, {listed} matches"))
+    print(f"{'':24}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}   round trip p50/p95   "
+          "CPU p50/p95 ms")
+    for kind, label in rows:
+        server_t, trip, cpu = results[kind]
+        ms = [t * 1000 for t in server_t]
+        trip_ms = [t * 1000 for t in trip]
+        cpu_ms = [t * 1000 for t in cpu]
+        print(f"{label:24}{statistics.median(ms):8.2f}{_pct(ms, 0.95):8.2f}{max(ms):8.2f}"
+              f"   {statistics.median(trip_ms):6.2f} / {_pct(trip_ms, 0.95):6.2f}"
+              f"   {statistics.median(cpu_ms):6.2f} / {_pct(cpu_ms, 0.95):6.2f}")
+    print(f"players page, counting: {cold[0] * 1000:.0f} ms for every table, "
+          f"{cold[1] * 1000:.0f} ms for Domena only (the answers above are kept counts)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     args.db.parent.mkdir(parents=True, exist_ok=True)
     stored = fill(args.db, args.matches)
     if args.first_visit:
@@ -354,29 +385,7 @@ def main(argv: list[str] | None = None) -> int:
             server.should_exit = True
             thread.join(timeout=10)
 
-    print(f"\n{stored} matches stored; {args.requests} requests per kind at random steps "
-          "(half of them in one seat's view)")
-    load = os.getloadavg()[0]
-    print(f"load average {load:.2f} on {os.cpu_count()} cores"
-          + ("  (a busy machine: the slow tail is waiting for a core)"
-             if load > (os.cpu_count() or 1) * 0.75 else ""))
-    rows = [("page", "replay page (HTML)"), ("json", "replay JSON"),
-            ("list", "matches list, filtered"), ("players", "players page"),
-            ("whatif", "what-if page")]
-    if listed:
-        rows.append(("list-big", f"  same, {listed} matches"))
-    print(f"{'':24}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}   round trip p50/p95   "
-          "CPU p50/p95 ms")
-    for kind, label in rows:
-        server_t, trip, cpu = results[kind]
-        ms = [t * 1000 for t in server_t]
-        trip_ms = [t * 1000 for t in trip]
-        cpu_ms = [t * 1000 for t in cpu]
-        print(f"{label:24}{statistics.median(ms):8.2f}{_pct(ms, 0.95):8.2f}{max(ms):8.2f}"
-              f"   {statistics.median(trip_ms):6.2f} / {_pct(trip_ms, 0.95):6.2f}"
-              f"   {statistics.median(cpu_ms):6.2f} / {_pct(cpu_ms, 0.95):6.2f}")
-    print(f"players page, counting: {cold[0] * 1000:.0f} ms for every table, "
-          f"{cold[1] * 1000:.0f} ms for Domena only (the answers above are kept counts)")
+    _report(results, stored, args.requests, listed, cold)
     return 0
 
 

@@ -75,7 +75,7 @@ def audit_record(record: MatchRecord) -> AuditReport:
     if header is None:
         return report
     try:
-        rules = make_rules(header.rules, len(header.seats), header.options)
+        rules = make_rules(header.preset, len(header.seats), header.options)
     except RulesError as exc:
         report.findings.append(finding(None, "error", exc.code, exc.template, **exc.params))
         return report

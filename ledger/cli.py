@@ -7,12 +7,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from ledger.analysis import commands as analysis_commands
-from ledger.analysis import stats_command, whatif_command
-from ledger.exports import commands as exports
+from ledger.analysis import cli as analysis_cli
+from ledger.analysis import cli_stats, cli_whatif
+from ledger.exports import cli as exports_cli
 from ledger.i18n import ENGLISH, Counted, Language, Phrase, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded
-from ledger.store import commands as store_commands
+from ledger.store import cli as store_cli
 
 if TYPE_CHECKING:
     from ledger.audit import AuditReport
@@ -189,11 +189,11 @@ def build_parser() -> argparse.ArgumentParser:
     audit.set_defaults(func=cmd_audit)
     # Other parts of the ledger add their subcommands here: each module has
     # register(subparsers). web/cli.py extends this parser with `serve`.
-    exports.register(sub)
-    store_commands.register(sub)
-    analysis_commands.register(sub)
-    whatif_command.register(sub)
-    stats_command.register(sub)
+    exports_cli.register(sub)
+    store_cli.register(sub)
+    analysis_cli.register(sub)
+    cli_whatif.register(sub)
+    cli_stats.register(sub)
     return parser
 
 

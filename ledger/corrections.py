@@ -108,10 +108,6 @@ def corrected_line(events: Iterable[T]) -> list[T]:
     return line
 
 
-def has_undo(events: Iterable[object]) -> bool:
-    return any(is_undo(ev) for ev in events)
-
-
 def standing(rows: Sequence[T], index: Callable[[T], int],
              undo: Callable[[T], bool]) -> list[T]:
     """The rows of a stored history (in sequence order) that stand.

@@ -435,7 +435,3 @@ def random_deal(rules: Rules, rng: random.Random) -> Dealt:
 def seeded_deal(rules: Rules, seed: str, number: int) -> Dealt:
     """The ``number``-th random deal (0-based, redeals counted) of a practice seed."""
     return random_deal(rules, random.Random(f"{seed}:{number}"))
-
-
-def deals_so_far(events: Sequence[object]) -> int:
-    return sum(1 for ev in events if isinstance(ev, Dealt))

@@ -238,7 +238,7 @@ def build_sheet(header: MatchHeader, derived: Iterable[Event], findings: Sequenc
     """
     if rules is None:
         try:
-            rules = make_rules(header.rules, len(header.seats), header.options)
+            rules = make_rules(header.preset, len(header.seats), header.options)
         except RulesError:
             rules = None
     players = header.seats
@@ -275,11 +275,11 @@ def build_sheet(header: MatchHeader, derived: Iterable[Event], findings: Sequenc
     options: dict[str, object] = dict(header.options)
     if rules is not None:
         options = {**rules.options, "target": rules.target}
-    preset = PRESETS.get(header.rules)
+    preset = PRESETS.get(header.preset)
     return ScoreSheet(
         match_id=match_id,
-        title=preset.title if preset is not None else header.rules,
-        preset=header.rules,
+        title=preset.title if preset is not None else header.preset,
+        preset=header.preset,
         options=options,
         target=rules.target if rules is not None else None,
         teams=rules.teams if rules is not None else False,

@@ -166,7 +166,3 @@ def pips_of(mask: int) -> int:
     """The pips of the tiles of a bitmask (the sum of ``tile.pips`` over ``tiles_of``)."""
     p0, p1, p2, p3 = _PIPS_BY_SLICE
     return p0[mask & 127] + p1[mask >> 7 & 127] + p2[mask >> 14 & 127] + p3[mask >> 21 & 127]
-
-
-def format_tiles(tiles: Iterable[Tile]) -> str:
-    return ", ".join(str(t) for t in tiles)

@@ -64,7 +64,7 @@ def test_help_loads_no_database_web_or_chart_library(argv: list[str]) -> None:
 
 
 def test_export_help_names_the_writers_containers() -> None:
-    from ledger.exports.commands import CONTAINERS
+    from ledger.exports.cli import CONTAINERS
     from ledger.formats.writer import CONTAINERS as WRITTEN
 
     assert CONTAINERS == WRITTEN

@@ -31,7 +31,6 @@ from typing import Annotated
 from urllib.parse import urlencode, urlsplit
 
 from fastapi import Depends, FastAPI, Request
-from sqlalchemy import Engine
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -41,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ledger.replay import deal_span
 from ledger.seatview import SPECTATOR, Viewer
 from ledger.store import keys
+from ledger.store.handles import Engine
 from web.matchdata import StoredMatch
 
 log = logging.getLogger("domino_ledger.access")

@@ -45,12 +45,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
-from sqlalchemy.engine import Connection
-
 from ledger.i18n import Phrase
 from ledger.store import analyses, db
 from ledger.store.analyses import Head
+from ledger.store.handles import Connection, Engine
 from web.analysis_worker import Worker
 from web.deal_analysis import VERSION, Task, late
 from web.matchdata import ReplayUnavailable, load_match

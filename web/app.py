@@ -1,4 +1,4 @@
-"""The FastAPI app: the ledger's engine, the error handler and the routers.
+"""The FastAPI app: the ledger's engine, the error handlers and the routers.
 
 Kept small on purpose: each area adds its router with one include line.
 """

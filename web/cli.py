@@ -51,10 +51,9 @@ def served_app() -> FastAPI:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
-    from sqlalchemy.exc import SQLAlchemyError
 
     from ledger.store.db import ENV_VAR, explain, open_db
-    from ledger.store.errors import StoreError
+    from ledger.store.errors import StoreError, database_errors
     from web.access import serving
     from web.app import create_app
 
@@ -65,7 +64,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             app = create_app(args.db, access=access)
         else:  # opened once here: a new ledger is made (migrated) before any worker runs
             open_db(args.db).dispose()
-    except (StoreError, SQLAlchemyError, OSError) as exc:
+    except (StoreError, *database_errors(), OSError) as exc:
         print(f"domino-ledger: {explain(exc)}", file=sys.stderr)
         return 2
     _say_access(access, args.host, args.port)

@@ -1,10 +1,8 @@
 """A database that cannot be used (read-only, full, gone) answers 503 with a sentence.
 
-The ledger's own errors are web.errors'; these are the database's: SQLite's
-"attempt to write a readonly database", "database or disk is full", "no such table",
-"unable to open database file", PostgreSQL's read-only transactions (25006), full disk
-(53100), a dropped schema or table (42P01, 3F000) or database (3D000) and a server that
-cannot be reached. The answer says which in the reader's language (a page for pages,
+The ledger's own errors are web.errors'; these are the database's, as
+``ledger.store.errors.fault_cause`` tells them apart (read-only, full, gone, a server
+that cannot be reached). The answer says which in the reader's language (a page for pages,
 ``{"error": {"code": "database-unavailable", "cause", "message"}}`` for /api), never
 the driver's text; the server's log keeps that. Nothing is half-written: every write
 of the store is one transaction, rolled back when the database refuses it.
@@ -16,9 +14,9 @@ import logging
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy.exc import DBAPIError, InternalError, OperationalError, ProgrammingError
 
 from ledger.i18n.phrases import N_
+from ledger.store.errors import database_faults, fault_cause
 from web.lang import request_language
 from web.templating import templates
 
@@ -34,27 +32,10 @@ CAUSES = {
     "unavailable": N_("The ledger's database is not answering as it should just now. "
                       "Try again in a moment."),
 }
-_PG_CAUSES = {"25006": "read-only", "53100": "disk-full", "42P01": "missing",
-              "3F000": "missing", "3D000": "missing"}
-_SQLITE_CAUSES = (("readonly", "read-only"), ("read-only", "read-only"),
-                  ("disk is full", "disk-full"), ("no such table", "missing"),
-                  ("unable to open", "missing"))
-
-
-def cause(exc: DBAPIError) -> str | None:
-    """Which of ``CAUSES`` the error is (None: not a fault of the database itself)."""
-    code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
-    if code in _PG_CAUSES:
-        return _PG_CAUSES[code]
-    text = str(exc.orig).lower()
-    for part, name in _SQLITE_CAUSES:
-        if part in text:
-            return name
-    return "unavailable" if isinstance(exc, OperationalError) else None
 
 
 async def database_fault(request: Request, exc: Exception) -> Response:
-    found = cause(exc) if isinstance(exc, DBAPIError) else None
+    found = fault_cause(exc)
     if found is None:
         raise exc  # a programming error of ours: the server's 500 and its log
     log.error("database fault (%s) on %s %s: %s", found, request.method, request.url.path,
@@ -73,4 +54,4 @@ async def database_fault(request: Request, exc: Exception) -> Response:
         status_code=503, headers=headers)
 
 
-FAULTS = (OperationalError, ProgrammingError, InternalError)
+FAULTS = database_faults()

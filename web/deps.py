@@ -21,10 +21,9 @@ from typing import Annotated
 
 from annotated_types import Interval
 from fastapi import Depends, Path, Request
-from sqlalchemy import Engine
-from sqlmodel import Session
 
 from ledger.store.db import read_session, write_session
+from ledger.store.handles import Engine, Session
 from web.analysis_jobs import AnalysisBackend, ClientJobs
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # match ids, seqs, steps: INTEGER columns

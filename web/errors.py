@@ -1,4 +1,5 @@
-"""The one exception handler: domain errors become HTTP answers.
+"""The API's exception handler: domain errors become JSON answers (pages answer the same
+errors with a page: ``web.routes.page_errors``, which hands /api requests to this one).
 
 An event that breaks a rule is 422 with the finding's code and sentence; a
 value that cannot be read is 422 with the reader's code; a writer that lost

@@ -3,21 +3,19 @@
 An upload may hold any number of matches (100,000 lines of ``{}`` fit in 329 bytes of
 gzip), so the page never grows with it: every match is counted, but only the first
 ``SHOWN`` are shown, each with at most ``FINDINGS`` of its findings. The records are
-read, audited and stored one by one (``import_records``); nothing of a match is kept
-once it is counted, unless it is one of those shown.
+read, audited and stored one by one (``ledger.store.write.import_bytes``); nothing of a
+match is kept once it is counted, unless it is one of those shown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-
-from sqlmodel import Session
+from typing import IO
 
 from ledger.findings import Finding
-from ledger.formats.reader import MatchRecord
 from ledger.i18n import Language
-from ledger.store.importer import Imported, import_records
+from ledger.store.handles import Session
+from ledger.store.write import Imported, import_bytes
 
 SHOWN = 50      # matches shown with their findings
 FINDINGS = 20   # findings shown per match
@@ -76,11 +74,12 @@ def _reported(got: Imported, lang: Language) -> Reported:
                     is_unread(got))
 
 
-def import_report(session: Session, records: Iterator[MatchRecord],
+def import_report(session: Session, data: IO[bytes], name: str,
                   lang: Language) -> ImportReport:
-    """Import every record (each in its own transaction) and report on them."""
+    """Import every match of the upload ``name`` (each in its own transaction) and report
+    on them (``import_bytes``'s errors pass through)."""
     report = ImportReport()
-    for got in import_records(session, records):
+    for _record, got in import_bytes(session, data, name):
         report.count(got)
         if len(report.shown) < SHOWN:
             report.shown.append(_reported(got, lang))

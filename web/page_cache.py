@@ -20,13 +20,13 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from sqlalchemy import Engine, func, select
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ledger.store.models import EVENTS, MATCHES
+from ledger.store.errors import database_errors
+from ledger.store.handles import Engine
+from ledger.store.read import ledger_version
 from web.lang import request_language
 
 PATHS = frozenset({"/matches", "/api/matches"})
@@ -34,14 +34,6 @@ SIZE = 512
 TTL = 10.0
 
 Key = tuple[str, str, str, int, int]
-
-
-def ledger_version(engine: Engine) -> tuple[int, int]:
-    """The largest match id and event id: both grow with every change of the ledger."""
-    with engine.connect() as conn:
-        matches = conn.execute(select(func.max(MATCHES.c.id))).scalar()
-        events = conn.execute(select(func.max(EVENTS.c.id))).scalar()
-    return int(matches or 0), int(events or 0)
 
 
 class PageCache:
@@ -65,7 +57,7 @@ class PageCache:
         # (the requests that would give theirs back need it to finish).
         try:
             matches, events = await run_in_threadpool(ledger_version, engine)
-        except SQLAlchemyError:  # the app's own reads meet it too, and answer it (a 503)
+        except database_errors():  # the app's own reads meet it too, and answer it (a 503)
             await self.app(scope, receive, send)
             return
         key = (scope["path"], scope.get("query_string", b"").decode("latin-1"),

@@ -1,6 +1,6 @@
 """A live match as the recorder's page shows it: the corrected line folded, and what comes next.
 
-Read through the store's public queries (``get_match``, ``events_of``): the
+Read through the store's reads (``ledger.store.read``: ``get_match``, ``events_of``): the
 rows in sequence order, corrections applied (``ledger.corrections``), folded
 by the engine. The page shows the table, the hands, the score sheet, the whole
 history (undone events and undos included) and the menu of what the rules
@@ -15,8 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
 from ledger.corrections import UNDO, standing_dicts
 from ledger.engine import State, new_state, step
 from ledger.events import Dealt, Event
@@ -28,7 +26,8 @@ from ledger.replay import Frame, ReplayMatch, frame, labels
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
 from ledger.scoresheet import ScoreSheet, build_sheet
-from ledger.store.queries import events_of, get_match
+from ledger.store.handles import Connection
+from ledger.store.read import events_of, get_match
 from ledger.tiles import tiles_of
 
 

@@ -3,8 +3,8 @@ mistakes lost in the deals the ledger has analysed, over the replay's steps.
 
 A Plotly figure as plain data (as ``web.charts``); each point carries the replay step it
 stands for (``customdata``), so a click on it opens that step (replay_controls.js). The
-points lost come from the analyses the ledger keeps (``ledger.store.analyses``) that
-still hold for the match's events; a deal nobody analysed has no bar.
+points lost come from the analyses the ledger keeps (``ledger.store.read.points_lost``)
+that still hold for the match's events; a deal nobody analysed has no bar.
 """
 
 from __future__ import annotations
@@ -12,29 +12,14 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
 from ledger.i18n import Language
 from ledger.i18n.phrases import Worded
 from ledger.replay import ReplayMatch, deals
-from ledger.rules.base import Rules
 from ledger.scoresheet import ScoreSheet
-from ledger.store.plays import current_reviews
+from ledger.store.read import points_lost
 from web.charts import COLOURS
 
-
-def points_lost(conn: Connection, match_id: int, rules: Rules) -> dict[int, list[int]]:
-    """Per deal (1-based) analysed, the points each side's mistakes lost in it."""
-    lost: dict[int, list[int]] = {}
-    for deal, decisions in current_reviews(conn, [match_id]).get(match_id, {}).items():
-        if not decisions:
-            continue
-        sides = [0] * rules.sides
-        for seat, points in decisions:
-            if 0 <= seat < rules.seats:
-                sides[rules.side_of(seat)] += points
-        lost[deal + 1] = sides
-    return lost
+__all__ = ["match_chart", "points_lost"]  # the chart and its data (read off the ledger)
 
 
 def match_chart(replay: ReplayMatch, sheet: ScoreSheet, lost: dict[int, list[int]],

@@ -16,5 +16,5 @@
 - ``swing``: the swing chart of a deal as a Plotly figure (plain data).
 - ``stats``: player statistics over audited matches, per table.
 - ``whatif``: a match re-scored under another table, the two sheets side by side.
-- ``commands``: ``domino-ledger analyse``.
+- ``cli``: ``domino-ledger analyse`` (``cli_whatif``, ``cli_stats``: ``whatif``, ``stats``).
 """

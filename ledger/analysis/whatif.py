@@ -143,7 +143,7 @@ def what_if(record: MatchRecord, preset: str,
             stop = replace(f, event=at)
             trial = audit_events(rules, [events[i] for i in kept if i < at])
             break
-    other_header = replace(header, rules=preset, options=dict(options or {}))
+    other_header = replace(header, preset=preset, options=dict(options or {}))
     derived = [ev for evs in trial.derived for ev in evs]
     other = build_sheet(other_header, derived, trial.findings, rules=rules)
     replayed = tuple(d.deal for d in other.deals)

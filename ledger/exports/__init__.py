@@ -2,6 +2,6 @@
 
 Each format is a module with one ``write_*``/``*_bytes`` entry point over
 ``ledger.scoresheet.ScoreSheet`` values (``csv_bytes``, ``json_bytes``,
-``pdf_bytes``); ``commands`` is the ``export`` subcommand, ``select`` chooses the
+``pdf_bytes``); ``cli`` is the ``export`` subcommand, ``select`` chooses the
 matches it exports (files, or the ledger through ``stored``).
 """

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ledger.exports.select import Criteria, Selected, SelectionError, from_record
+from ledger.exports.selection import Criteria, Selected, SelectionError, from_record
 
 PAGE = 500
 

@@ -27,7 +27,7 @@ def canonical_match(header: MatchHeader, events: Sequence[Event]) -> dict[str, A
     obj: dict[str, Any] = {"format": FORMAT}
     if header.source is not None:
         obj["source"] = header.source
-    table: dict[str, Any] = {"rules": header.rules}
+    table: dict[str, Any] = {"rules": header.preset}
     if header.options:
         table["options"] = header.options
     obj["table"] = table

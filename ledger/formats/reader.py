@@ -17,7 +17,6 @@ too) reads with the same ones.
 from __future__ import annotations
 
 import gzip
-import io
 import os
 import stat
 import zlib
@@ -162,17 +161,31 @@ def _open(path: Path) -> tuple[IO[bytes], bool]:
     try:
         info = os.fstat(raw.fileno())
         empty = stat.S_ISREG(info.st_mode) and info.st_size == 0  # a pipe shows size 0 too
-        magic = raw.peek(2)[:2] if isinstance(raw, io.BufferedReader) else b""
+        return _unzipped(raw, str(path), empty), empty
+    except ReadError:
+        raw.close()
+        raise
     except OSError as exc:
         raw.close()
         raise ReadError("{path}: cannot read: {error}", path=str(path),
                         error=str(exc.strerror or exc)) from None
+
+
+def _unzipped(raw: IO[bytes], name: str, empty: bool) -> IO[bytes]:
+    """``raw`` gunzipped if it is gzip (by its first two bytes, whatever its name)."""
+    if hasattr(raw, "peek"):
+        magic = raw.peek(2)[:2]
+    elif raw.seekable():
+        at = raw.tell()
+        magic = raw.read(2)
+        raw.seek(at)
+    else:
+        magic = b""
     if magic == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=raw, mode="rb"), empty  # type: ignore[return-value]
-    if path.suffix.lower() == ".gz" and not empty:
-        raw.close()
-        raise ReadError("{path}: not a gzip file, though its name ends in .gz", path=str(path))
-    return raw, empty
+        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+    if name.lower().endswith(".gz") and not empty:
+        raise ReadError("{path}: not a gzip file, though its name ends in .gz", path=name)
+    return raw
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,20 +205,36 @@ def read_matches(path: str | Path, max_line: int = MAX_LINE, caps: Caps = Caps()
     lines of the others are skipped undecoded (``ledger.jobs`` shares a file out so).
     """
     path = Path(path)
-    name = str(path)
     if path.is_dir():
         raise ReadError("{path}: is a folder, not a match file", path=str(path))
     stream, empty = _open(path)
     with stream:
-        if part[0] != 0 and (empty or name.lower().endswith((".json", ".json.gz"))):
-            return  # one match at most, at position 0
-        if empty:
-            yield _problem(0, name, None, "empty-file", "the file is empty: it holds no match")
-        elif name.lower().endswith((".json", ".json.gz")):
-            yield from _read_document(stream, name, max_line)
-        else:
-            gauge = _Gauge(stream, caps) if isinstance(stream, gzip.GzipFile) else None
-            yield from _read_lines(stream, name, max_line, gauge, part)
+        yield from _read(stream, str(path), empty, max_line, caps, part, None)
+
+
+def read_stream(stream: IO[bytes], name: str, max_line: int = MAX_LINE, caps: Caps = Caps(),
+                document: bool | None = None) -> Iterator[MatchRecord]:
+    """Every match of an open byte stream, as ``read_matches`` reads a file named ``name``
+    (records and findings say ``name``); gzip is found by its first bytes. ``document``:
+    one match object (a ``.json`` file), or one per line (None: as the name says).
+    ReadError only if nothing can be read; the caller closes ``stream``."""
+    inner = _unzipped(stream, name, False)
+    yield from _read(inner, name, False, max_line, caps, (0, 1), document)
+
+
+def _read(stream: IO[bytes], name: str, empty: bool, max_line: int, caps: Caps,
+          part: tuple[int, int], document: bool | None) -> Iterator[MatchRecord]:
+    if document is None:
+        document = name.lower().endswith((".json", ".json.gz"))
+    if part[0] != 0 and (empty or document):
+        return  # one match at most, at position 0
+    if empty:
+        yield _problem(0, name, None, "empty-file", "the file is empty: it holds no match")
+    elif document:
+        yield from _read_document(stream, name, max_line)
+    else:
+        gauge = _Gauge(stream, caps) if isinstance(stream, gzip.GzipFile) else None
+        yield from _read_lines(stream, name, max_line, gauge, part)
 
 
 def _read_document(stream: IO[bytes], name: str, max_line: int) -> Iterator[MatchRecord]:

@@ -52,7 +52,7 @@ class ParseError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class MatchHeader:
-    rules: str
+    preset: str   # the rules preset's id (the file's "table": {"rules": ...})
     options: dict[str, object]
     seats: tuple[str, ...]
     source: dict[str, object] | None = None

@@ -12,7 +12,7 @@ import contextlib
 import gzip
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Protocol, TypeVar
 
@@ -133,11 +133,3 @@ def _umask() -> int:
 def _remove(tmp: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(tmp)
-
-
-def iter_records(records: Iterable[MatchRecord]) -> Iterator[MatchOut]:
-    """Records as (header, events) pairs to write, WriteError at the first unwritable one."""
-    for rec in records:
-        events = recorded_events(rec)
-        assert rec.header is not None
-        yield rec.header, events

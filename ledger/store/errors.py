@@ -47,3 +47,50 @@ class BadInput(StoreError):
 
 class SchemaOutOfDate(StoreError):
     code = "schema-out-of-date"
+
+
+# --- the database's own faults ----------------------------------------------------------
+# SQLAlchemy loads only when asked: a command that never opens the ledger never loads it.
+
+_PG_CAUSES = {"25006": "read-only", "53100": "disk-full", "42P01": "missing",
+              "3F000": "missing", "3D000": "missing"}
+_SQLITE_CAUSES = (("readonly", "read-only"), ("read-only", "read-only"),
+                  ("disk is full", "disk-full"), ("no such table", "missing"),
+                  ("unable to open", "missing"))
+
+
+def database_errors() -> tuple[type[Exception], ...]:
+    """Every error the database or its driver raises (as SQLAlchemy wraps them)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    return (SQLAlchemyError,)
+
+
+def database_faults() -> tuple[type[Exception], ...]:
+    """The errors ``fault_cause`` may find a cause in (the web answers them with a 503)."""
+    from sqlalchemy.exc import InternalError, OperationalError, ProgrammingError
+
+    return (OperationalError, ProgrammingError, InternalError)
+
+
+def fault_cause(exc: BaseException) -> str | None:
+    """Whether the database itself cannot be used, and why: "read-only", "disk-full",
+    "missing" (file, schema or table gone), "unavailable" (not answering); None: not a
+    fault of the database (a programming error of ours).
+
+    SQLite's "attempt to write a readonly database", "database or disk is full", "no such
+    table", "unable to open database file"; PostgreSQL's read-only transactions (25006),
+    full disk (53100), a dropped schema or table (42P01, 3F000) or database (3D000).
+    """
+    from sqlalchemy.exc import DBAPIError, OperationalError
+
+    if not isinstance(exc, DBAPIError):
+        return None
+    code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+    if code in _PG_CAUSES:
+        return _PG_CAUSES[code]
+    text = str(exc.orig).lower()
+    for part, name in _SQLITE_CAUSES:
+        if part in text:
+            return name
+    return "unavailable" if isinstance(exc, OperationalError) else None

@@ -71,7 +71,7 @@ def start_keyed(session: Session, header: Mapping[str, Any]) -> Started:
     obj = {"format": FORMAT, **dict(header), "events": []}
     try:
         parsed = parse_header(obj)
-        make_rules(parsed.rules, len(parsed.seats), parsed.options)
+        make_rules(parsed.preset, len(parsed.seats), parsed.options)
     except (ParseError, RulesError) as exc:
         raise BadInput(exc.code, exc.message) from None
     if header.get("events"):

@@ -56,7 +56,7 @@ class Header:
 
     @classmethod
     def of(cls, header: MatchHeader) -> Header:
-        return cls(header.rules, tuple(header.seats), dict(header.options),
+        return cls(header.preset, tuple(header.seats), dict(header.options),
                    None if header.source is None else dict(header.source), header.started_at)
 
     @classmethod

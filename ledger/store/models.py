@@ -139,8 +139,9 @@ class PlayerTotals(SQLModel, table=True):
     faulty: int = 0
 
 
-class Snapshot(SQLModel, table=True):
-    """The fold's state just after a deal event (a cache: safe to drop)."""
+class SnapshotRow(SQLModel, table=True):
+    """The fold's state just after a deal event (a cache: safe to drop); the replay reads
+    one as a ``ledger.replay.Snapshot``."""
 
     __tablename__ = "snapshots"
 

@@ -17,6 +17,7 @@ import orjson
 from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection
 
+from ledger.rules.base import Rules
 from ledger.store.models import ANALYSES, DEAL_ROWS, MATCHES, SUMMARIES
 
 PAGE = 500
@@ -111,6 +112,21 @@ def current_reviews(conn: Connection, match_ids: list[int]
             if isinstance(d, dict) and isinstance(d.get("seat"), int)
             and isinstance(d.get("lost"), int)]
     return out
+
+
+def points_lost(conn: Connection, match_id: int, rules: Rules) -> dict[int, list[int]]:
+    """Per deal (1-based) analysed, the points each side's mistakes lost in it (the
+    replay's whole-match chart)."""
+    lost: dict[int, list[int]] = {}
+    for deal, decisions in current_reviews(conn, [match_id]).get(match_id, {}).items():
+        if not decisions:
+            continue
+        sides = [0] * rules.sides
+        for seat, points in decisions:
+            if 0 <= seat < rules.seats:
+                sides[rules.side_of(seat)] += points
+        lost[deal + 1] = sides
+    return lost
 
 
 def _add_reviews(conn: Connection, plays: dict[int, StoredPlay]) -> None:

@@ -5,20 +5,21 @@ Hashes are shown as hex and times as ISO 8601 UTC (``...Z``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import exists, func, literal_column, select, text
+from sqlalchemy import Engine, func, select
 from sqlalchemy.engine import Connection, RowMapping
-from sqlalchemy.sql import ColumnElement
 
+from ledger.corrections import standing_rows
 from ledger.formats.reader import MatchRecord, parse_match
 from ledger.formats.values import searchable
 from ledger.store.errors import MatchNotFound
-from ledger.store.mapper import reported
+from ledger.store.mapper import Header, match_object, reported
+from ledger.store.matchlist import Filters, conditions
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
 
 MAX_PAGE = 500
@@ -42,14 +43,6 @@ def iso(when: datetime | None) -> str | None:
 
 def _hex(value: bytes | None) -> str | None:
     return None if value is None else bytes(value).hex()
-
-
-def _has_player(conn: Connection, name: str) -> ColumnElement[bool]:
-    name = searchable(name)
-    if conn.dialect.name == "postgresql":
-        return text("CAST(matches.seats AS jsonb) ? :player").bindparams(player=name)  # type: ignore[return-value]
-    each = func.json_each(MATCHES.c.seats).table_valued("value")
-    return exists(select(literal_column("1")).select_from(each).where(each.c.value == name))
 
 
 def _match_item(r: RowMapping) -> dict[str, Any]:
@@ -83,20 +76,13 @@ def _match_select() -> Any:
 def list_matches(conn: Connection, *, preset: str | None = None, player: str | None = None,
                  status: str | None = None, ok: bool | None = None, origin: str | None = None,
                  limit: int = 50, offset: int = 0) -> Page:
-    """Matches newest first, filtered, one page of them with the total count."""
+    """Matches newest first, filtered (``player``: the exact name), one page of them
+    with the total count (the matches page's conditions: ``ledger.store.matchlist``)."""
     limit = max(1, min(limit, MAX_PAGE))
     offset = max(0, offset)
-    conds: list[ColumnElement[bool]] = []
-    if preset is not None:
-        conds.append(MATCHES.c.preset == preset)
-    if status is not None:
-        conds.append(MATCHES.c.status == status)
-    if ok is not None:
-        conds.append(MATCHES.c.ok == ok)
-    if origin is not None:
-        conds.append(MATCHES.c.origin == origin)
-    if player is not None:
-        conds.append(_has_player(conn, player))
+    audit = None if ok is None else "ok" if ok else "faulty"
+    conds = conditions(conn, Filters(table=preset, audit=audit, status=status, origin=origin),
+                       None if player is None else [searchable(player)])
     total = conn.execute(select(func.count()).select_from(MATCHES).where(*conds)).scalar_one()
     rows = conn.execute(_match_select().where(*conds).order_by(MATCHES.c.id.desc())
                         .limit(limit).offset(offset)).mappings()
@@ -155,28 +141,29 @@ def counts(conn: Connection) -> Mapping[str, int]:
     return {"matches": int(matches), "events": int(events), "faulty": int(faulty)}
 
 
+def ledger_version(engine: Engine) -> tuple[int, int]:
+    """The largest match id and event id: both grow with every change of the ledger
+    (its triggers refuse every update and delete of matches and events)."""
+    with engine.connect() as conn:
+        matches = conn.execute(select(func.max(MATCHES.c.id))).scalar()
+        events = conn.execute(select(func.max(EVENTS.c.id))).scalar()
+    return int(matches or 0), int(events or 0)
+
+
+def stored_object(conn: Connection, match_id: int) -> dict[str, Any]:
+    """Stored match ``match_id`` as the domino-match/1 object its recorded rows say
+    (``mapper.match_object``): the corrected line (undos applied, corrections.py) and
+    unread rows verbatim; ``MatchNotFound`` if there is none."""
+    m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one_or_none()
+    if m is None:
+        raise MatchNotFound(match_id)
+    rows = standing_rows(list(conn.execute(
+        select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type, EVENTS.c.payload)
+        .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq))))
+    return match_object(Header.of_row(m), [(r.kind, r.payload) for r in rows])
+
+
 def record_of(conn: Connection, match_id: int) -> MatchRecord:
-    """Stored match ``match_id`` read as its file would be (``match_object``), so a stored
+    """Stored match ``match_id`` read as its file would be (``stored_object``), so a stored
     match and its file audit, export and analyse alike; ``MatchNotFound`` if there is none."""
-    return parse_match(match_object(get_match(conn, match_id), events_of(conn, match_id)),
-                       path=f"match {match_id}")
-
-
-def match_object(match: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A stored match as the domino-match/1 object its recorded rows say.
-
-    The corrected line (undos applied, corrections.py) and unread rows verbatim, so a
-    stored match reads, exports and analyses like its file.
-    """
-    from ledger.corrections import standing_dicts
-    from ledger.formats.wire import FORMAT
-
-    obj: dict[str, Any] = {"format": FORMAT,
-                           "table": {"rules": match["preset"], "options": match["options"]},
-                           "seats": list(match["seats"])}
-    if match.get("source") is not None:
-        obj["source"] = match["source"]
-    if match.get("started_at") is not None:
-        obj["started_at"] = match["started_at"]
-    obj["events"] = [r["payload"] for r in standing_dicts(rows) if r["kind"] != "derived"]
-    return obj
+    return parse_match(stored_object(conn, match_id), path=f"match {match_id}")

@@ -37,7 +37,7 @@ def record_of(name: str) -> tuple[Rules, MatchRecord]:
     (record,) = read_matches(SAMPLES / name)
     header = record.header
     assert header is not None
-    return make_rules(header.rules, len(header.seats), header.options), record
+    return make_rules(header.preset, len(header.seats), header.options), record
 
 
 def arabic(review: DealReview | Any) -> str:

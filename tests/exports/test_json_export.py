@@ -32,7 +32,7 @@ def test_every_sheet_and_total_is_the_engines() -> None:
                                 "findings": []}
         if got["deals"]:
             assert got["deals"][-1]["totals"] == report.scores
-        assert got["table"]["rules"] == record.header.rules
+        assert got["table"]["rules"] == record.header.preset
         assert got["players"] == list(record.header.seats)
 
 

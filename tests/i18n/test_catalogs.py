@@ -57,12 +57,12 @@ WEB_MESSAGES = [
     ("web/templates/replay.html", "Whose view"),
     ("web/templates/import.html", "Audit report for %(file)s"),
     ("web/templates/glossary.html", "The words of this table, as its players know them."),
-    ("web/routes/pages.py", "No such match"),
-    ("web/routes/pages.py", "step {step} does not exist: this match has steps 0 to {last}"),
-    ("web/listing.py", "ended with no winner"),
+    ("web/routes/page_errors.py", "No such match"),
+    ("web/routes/page_errors.py", "step {step} does not exist: this match has steps 0 to {last}"),
+    ("ledger/store/matchlist.py", "ended with no winner"),
     ("web/charts.py", "Fives this deal: {points}"),
     ("web/routes/replay.py", "Before the first deal"),
-    ("ledger/replay.py", "{name} plays {tile} on the left"),
+    ("ledger/replay/wording.py", "{name} plays {tile} on the left"),
 ]
 
 
@@ -75,7 +75,7 @@ def test_extraction_finds_the_web_pages(template: Catalog, path: str,
 
 
 # Templates with no words of their own: macros drawing tiles, the error page (its words
-# come from web/routes/pages.py).
+# come from web/routes/page_errors.py).
 WORDLESS = {"_dominoes.html", "record_tiles.html", "error.html"}
 
 

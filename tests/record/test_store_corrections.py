@@ -125,3 +125,21 @@ def test_undo_in_the_store_rebuilds_to_the_same_read_models_and_snapshots(
                          .where(SNAPSHOTS.c.match_id == match_id)
                          .order_by(SNAPSHOTS.c.seq)).all() == snaps
     assert new_state(RULES).phase == "waiting"
+
+
+def test_the_write_side_takes_an_event_back(engine: Engine) -> None:
+    from ledger.store import write
+
+    with db.writing(engine) as s:
+        match_id = write.start_keyed(s, {"table": {"rules": "sahrat-draw",
+                                                   "options": {"target": 150}},
+                                         "seats": NAMES}).match_id
+    _append(engine, match_id, event_to_dict(seeded_deal(RULES, "store", 0)))
+    first = _first(engine, match_id)
+    assert first is not None
+    _append(engine, match_id, first)
+    assert len(_line(engine, match_id)) == 2
+    with db.writing(engine) as s:
+        got = write.undo(s, match_id, 1, expected_seq=live.next_seq(s, match_id))
+    assert got.index == 1 and got.event["type"] == "undo"
+    assert [e["type"] for e in _line(engine, match_id)] == ["deal"]  # the play is back

@@ -59,7 +59,7 @@ def test_rebuilds_the_hands_it_should(path: Path) -> None:
     want = expected(path)
     record = next(read_matches(path))
     assert record.header is not None
-    rules = make_rules(record.header.rules, len(record.header.seats), record.header.options)
+    rules = make_rules(record.header.preset, len(record.header.seats), record.header.options)
     events, hidden = rebuild_hands(record.events, rules)
     for index, hands in want["rebuilt"].items():
         deal = events[int(index)]
@@ -77,7 +77,7 @@ def test_reports_the_unknown_tiles_truthfully(path: Path) -> None:
             for u in expected(path)["unknown"]}
     record = next(read_matches(path))
     assert record.header is not None
-    rules = make_rules(record.header.rules, len(record.header.seats), record.header.options)
+    rules = make_rules(record.header.preset, len(record.header.seats), record.header.options)
     _, hidden = rebuild_hands(record.events, rules)
     for h in hidden:
         truth = want[(h.event, h.seat)]

@@ -133,7 +133,7 @@ def test_a_nul_in_an_unread_type_is_stored_on_every_backend(
     # the match reads back as the file says. A NUL in a player's name is refused where the
     # header is read (tests/formats/test_values_normalised.py): a name is text everywhere.
     from ledger.store.models import PLAYER_TOTALS
-    from ledger.store.queries import events_of, get_match, match_object
+    from ledger.store.queries import stored_object
 
     match = _odd_match(corpus)
     prep = prepare(parse_match(match), now=NOW)
@@ -146,7 +146,7 @@ def test_a_nul_in_an_unread_type_is_stored_on_every_backend(
         names = set(c.execute(select(PLAYER_TOTALS.c.name)).scalars())
         types = set(c.execute(select(EVENTS.c.type).where(
             EVENTS.c.match_id == imported, EVENTS.c.kind == "unread")).scalars())
-        back = match_object(get_match(c, imported), events_of(c, imported))
+        back = stored_object(c, imported)
     assert names == set(match["seats"])
     assert "nul\ufffdbyte" in types
     assert back["seats"] == match["seats"]

@@ -96,7 +96,7 @@ def test_a_snapshot_decodes_to_the_state_it_encoded(corpus: list[dict[str, Any]]
     match = corpus[n]
     rec = parse_match(match)
     assert rec.header is not None
-    rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+    rules = make_rules(rec.header.preset, len(rec.header.seats), rec.header.options)
     st = State(rules)
     checked = 0
     for i, ev in enumerate(rec.events):

@@ -73,7 +73,7 @@ def test_player_totals_count_what_the_audit_says(engine: Engine, corpus_file: Pa
     for rec in read_matches(corpus_file):
         report = audit_record(rec)
         assert rec.header is not None
-        rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+        rules = make_rules(rec.header.preset, len(rec.header.seats), rec.header.options)
         for seat, name in enumerate(rec.header.seats):
             side = rules.side_of(seat)
             c = want.setdefault(name, Counter())

@@ -1,4 +1,4 @@
-"""ledger/replay.py without the web: frames agree with the engine, the board is drawable."""
+"""ledger/replay/ without the web: frames agree with the engine, the board is drawable."""
 
 from __future__ import annotations
 

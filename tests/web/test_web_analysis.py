@@ -26,7 +26,7 @@ SAMPLE = "domena-2.json"
 def reviewed(obj: dict[str, Any]) -> tuple[Rules, list[Any], list[DealReview]]:
     rec = parse_match(obj)
     assert rec.header is not None
-    rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+    rules = make_rules(rec.header.preset, len(rec.header.seats), rec.header.options)
     return rules, list(rec.events), review_match(rules, rec.events)
 
 
@@ -133,7 +133,7 @@ BIGGER = "selminha-3.json"  # three sides each for himself: seconds of solving a
 def first_deal_with_mistakes(obj: dict[str, Any]) -> tuple[Rules, DealReview]:
     rec = parse_match(obj)
     assert rec.header is not None
-    rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+    rules = make_rules(rec.header.preset, len(rec.header.seats), rec.header.options)
     for deal in range(20):
         found = review_match(rules, rec.events, deals=[deal])
         if found and found[0].mistakes:

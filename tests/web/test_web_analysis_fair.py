@@ -97,7 +97,7 @@ from web.deal_analysis import Task
 
 rec = parse_match(orjson.loads(open(sys.argv[1], "rb").read()))
 h = rec.header
-task = Task(1, 0, h.rules, dict(h.options), tuple(h.seats), tuple(rec.events))
+task = Task(1, 0, h.preset, dict(h.options), tuple(h.seats), tuple(rec.events))
 worker = Worker()
 pipe = worker.ready()
 pipe.send((task, 600.0))

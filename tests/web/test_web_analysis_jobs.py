@@ -99,7 +99,7 @@ def review_of(name: str, deal: int) -> tuple[DealReview, Any, list[str]]:
     obj = orjson.loads((SAMPLES / name).read_bytes())
     rec = parse_match(obj)
     assert rec.header is not None
-    rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+    rules = make_rules(rec.header.preset, len(rec.header.seats), rec.header.options)
     (review,) = review_match(rules, rec.events, deals=[deal - 1])
     return review, rules, list(obj["seats"])
 

@@ -60,7 +60,7 @@ def _review(server: Server) -> DealReview:
     """A deal past the first with mistakes (so its decisions have options to show)."""
     rec = parse_match(server.sample(SAMPLE))
     assert rec.header is not None
-    rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+    rules = make_rules(rec.header.preset, len(rec.header.seats), rec.header.options)
     return next(r for r in review_match(rules, rec.events)[1:] if len(r.mistakes) > 1)
 
 

@@ -35,7 +35,7 @@ def _deal(server: Server) -> tuple[int, int]:
     obj = server.sample(f"partial/{PARTIAL}")
     record = parse_match(obj)
     assert record.header is not None
-    rules = make_rules(record.header.rules, len(record.header.seats), record.header.options)
+    rules = make_rules(record.header.preset, len(record.header.seats), record.header.options)
     (review,) = review_match(rules, record.events, deals=[1])
     assert review.note == ENGLISH_NOTE
     return server.id_of(PARTIAL), review.event

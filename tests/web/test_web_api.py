@@ -29,7 +29,7 @@ def test_replay_json_agrees_with_the_engine(client: Any, server: Server, name: s
     obj = server.sample(name)
     rec = parse_match(obj)
     assert rec.header is not None
-    rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+    rules = make_rules(rec.header.preset, len(rec.header.seats), rec.header.options)
     rng = random.Random(name)
     steps = sorted(rng.sample(range(len(obj["events"]) + 1), 12)) + [len(obj["events"])]
     for step in steps:

@@ -22,7 +22,7 @@ from ledger.replay import frame
 from ledger.store import snapshots
 from ledger.store.db import open_db, writing
 from ledger.store.importer import import_records
-from web.listing import Filters, list_page
+from ledger.store.read import Filters, list_page
 from web.matchdata import load_match
 
 PG = os.environ.get("DOMINO_LEDGER_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")

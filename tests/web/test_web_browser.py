@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 def engine_state(obj: dict[str, Any], step: int) -> State:
     rec = parse_match(obj)
     assert rec.header is not None
-    rules = make_rules(rec.header.rules, len(rec.header.seats), rec.header.options)
+    rules = make_rules(rec.header.preset, len(rec.header.seats), rec.header.options)
     return fold(rules, [ev for ev in rec.events[:step] if ev is not None])
 
 

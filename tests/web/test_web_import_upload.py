@@ -84,9 +84,9 @@ def test_the_matches_list_answers_while_a_bomb_is_read(own_server: str) -> None:
 
 def test_an_upload_over_the_cap_is_refused_whole(own_server: str, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from web import upload
+    from ledger.store import write
 
-    monkeypatch.setattr(upload, "MAX_UPLOAD", 1000)
+    monkeypatch.setattr(write, "MAX_UPLOAD", 1000)
     with httpx.Client(base_url=own_server, timeout=60) as client:
         res = client.post("/import", files={"file": ("big.jsonl", b"{}\n" * 1000)})
         assert res.status_code == 413 and "big.jsonl is larger than" in res.text
@@ -97,7 +97,7 @@ def test_an_upload_over_the_cap_is_refused_whole(own_server: str, tmp_path: Path
 
 
 def test_save_upload_holds_one_chunk_at_a_time(tmp_path: Path) -> None:
-    from web.upload import CHUNK, TooLarge, save_upload
+    from ledger.store.write import CHUNK, TooLarge, copy_upload
 
     class Source:
         biggest = 0
@@ -112,7 +112,8 @@ def test_save_upload_holds_one_chunk_at_a_time(tmp_path: Path) -> None:
             Source.biggest = max(Source.biggest, n)
             return b"x" * n
 
-    assert save_upload(Source(5 * CHUNK + 7), tmp_path / "a", limit=6 * CHUNK)  # type: ignore[arg-type]
+    with (tmp_path / "a").open("wb") as dest:
+        assert copy_upload(Source(5 * CHUNK + 7), dest, limit=6 * CHUNK)  # type: ignore[arg-type]
     assert (tmp_path / "a").stat().st_size == 5 * CHUNK + 7
-    with pytest.raises(TooLarge):
-        save_upload(Source(7 * CHUNK), tmp_path / "b", limit=6 * CHUNK)  # type: ignore[arg-type]
+    with pytest.raises(TooLarge), (tmp_path / "b").open("wb") as dest:
+        copy_upload(Source(7 * CHUNK), dest, limit=6 * CHUNK)  # type: ignore[arg-type]

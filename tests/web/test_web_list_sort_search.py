@@ -19,7 +19,7 @@ from test_web_backends import ledger  # noqa: F401  (the fixture: both backends)
 from webtest_support import Server
 
 from ledger.names import fold, matching
-from web.listing import SORTS, Filters, list_page
+from ledger.store.read import SORTS, Filters, list_page
 
 
 def test_fold_makes_one_of_the_spellings_people_type() -> None:

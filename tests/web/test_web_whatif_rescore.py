@@ -32,7 +32,7 @@ def _cases() -> list[tuple[str, int, str]]:
                 continue
             seats = len(record.header.seats)
             cases += [(str(path.relative_to(SAMPLES)), i, preset) for preset in PRESETS
-                      if preset != record.header.rules and seats in PRESETS[preset].seat_counts]
+                      if preset != record.header.preset and seats in PRESETS[preset].seat_counts]
     return cases
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response, status
 from pydantic import BaseModel, Field
 
-from ledger.store import live, queries
+from ledger.store import read, write
 from web.access import OwnerOnly, RecorderOnly, is_owner, require_key, sees_live_hands
 from web.deps import DbInt, MatchId, ReadSession, WriteSession
 from web.redact import redact_live
@@ -53,7 +53,7 @@ _REFUSED: dict[int | str, dict[str, Any]] = {
                          "shown this once: every append and undo needs it.")
 def start_match(_: OwnerOnly, body: MatchIn, session: WriteSession,
                 response: Response) -> dict[str, Any]:
-    got = live.start_keyed(session, body.model_dump(exclude_none=True))
+    got = write.start_keyed(session, body.model_dump(exclude_none=True))
     log.info("match %s started; its recorder key issued", got.match_id)
     response.headers["Location"] = f"/api/matches/{got.match_id}"
     response.headers["Cache-Control"] = "no-store"
@@ -69,7 +69,7 @@ def rotate_key(request: Request, match_id: MatchId, session: WriteSession,
                response: Response) -> dict[str, Any]:
     if not is_owner(request):
         require_key(request, match_id)
-    key = live.rotate_key(session, match_id)
+    key = write.rotate_key(session, match_id)
     log.info("match %s: recorder key rotated", match_id)
     response.headers["Cache-Control"] = "no-store"
     return {"id": match_id, "recorder_key": key,
@@ -83,7 +83,7 @@ def rotate_key(request: Request, match_id: MatchId, session: WriteSession,
                         404: {"description": "no such match"}, **_REFUSED})
 def append_event(_: RecorderOnly, match_id: MatchId, body: EventIn,
                  session: WriteSession) -> dict[str, Any]:
-    got = live.append(session, match_id, body.event, body.expected_seq)
+    got = write.append(session, match_id, body.event, body.expected_seq)
     return {"id": match_id, "seq": got.seq, "event": got.index, "next_seq": got.next_seq,
             "recorded": got.event, "derived": list(got.derived),
             "warnings": [f.to_dict() for f in got.findings], "status": got.status}
@@ -93,9 +93,9 @@ def append_event(_: RecorderOnly, match_id: MatchId, body: EventIn,
 def list_matches(session: ReadSession, preset: str | None = None,
                  player: str | None = None, status: str | None = None,
                  ok: bool | None = None, origin: str | None = None,
-                 limit: Annotated[int, Query(ge=1, le=queries.MAX_PAGE)] = 50,
+                 limit: Annotated[int, Query(ge=1, le=read.MAX_PAGE)] = 50,
                  offset: Annotated[DbInt, Query(ge=0)] = 0) -> dict[str, Any]:
-    page = queries.list_matches(session.connection(), preset=preset, player=player,
+    page = read.list_matches(session.connection(), preset=preset, player=player,
                                 status=status, ok=ok, origin=origin, limit=limit,
                                 offset=offset)
     return page.to_dict()
@@ -103,7 +103,7 @@ def list_matches(session: ReadSession, preset: str | None = None,
 
 @router.get("/matches/{match_id}", summary="One match: summary, score sheet, findings")
 def get_match(match_id: MatchId, session: ReadSession) -> dict[str, Any]:
-    return queries.get_match(session.connection(), match_id)
+    return read.get_match(session.connection(), match_id)
 
 
 @router.get("/matches/{match_id}/events", summary="A match's events, hash chain included",
@@ -116,8 +116,8 @@ def match_events(request: Request, match_id: MatchId, session: ReadSession,
                  limit: Annotated[int | None, Query(ge=1, le=10_000)] = None
                  ) -> list[dict[str, Any]]:
     conn = session.connection()
-    rows = queries.events_of(conn, match_id, after, limit)
-    m = queries.get_match(conn, match_id)
+    rows = read.events_of(conn, match_id, after, limit)
+    m = read.get_match(conn, match_id)
     if sees_live_hands(request, match_id, m["origin"], m["status"]):
         return rows
-    return redact_live(rows, queries.events_of(conn, match_id))
+    return redact_live(rows, read.events_of(conn, match_id))

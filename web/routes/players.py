@@ -1,7 +1,7 @@
 """Player statistics across the ledger: the ``/players`` page and its API.
 
 Counted by ``ledger.analysis.stats`` from the read models and the reviews the ledger keeps
-(``ledger.store.plays``), as ``domino-ledger stats`` counts them.
+(``ledger.store.read``), as ``domino-ledger stats`` counts them.
 """
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from sqlalchemy.engine import Connection
 
 from ledger.analysis.stats import PlayerStats, from_stored, player_stats
 from ledger.names import matches
 from ledger.rules import PRESETS
-from ledger.store.plays import fingerprint, stored_plays
+from ledger.store.handles import Connection
+from ledger.store.read import fingerprint, player_names, stored_plays
 from web.deps import ReadSession
-from web.listing import player_names
 from web.templating import templates
 
 router = APIRouter()

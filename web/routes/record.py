@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from ledger.recording import Menu, reveal_event
 from ledger.rules import PRESETS, RulesError, make_rules
-from ledger.store import live
+from ledger.store import write
 from ledger.store.errors import BadInput
 from web.access import COOKIE_AGE, KEY_COOKIE, OwnerOnly, RecorderOnly, setting
 from web.deps import MatchId, ReadSession, WriteSession
@@ -99,7 +99,7 @@ def start_match(_: OwnerOnly, request: Request, session: WriteSession,
               "names": (names + [""] * MAX_SEATS)[:MAX_SEATS]}
     try:
         header = _header(preset, seats, target, teams and seats == 4, names)
-        got = live.start_keyed(session, header)
+        got = write.start_keyed(session, header)
     except (FormError, BadInput) as exc:
         return _form(request, values, str(exc), status=422)
     url = f"/matches/{got.match_id}/record" + (f"?seed={seed}" if seed.strip() else "")

@@ -8,7 +8,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
-from sqlmodel import Session
 
 from ledger.i18n import Language, Phrase
 from ledger.replay import (
@@ -23,6 +22,7 @@ from ledger.replay import (
     labels,
 )
 from ledger.seatview import TABLE, Viewer
+from ledger.store.handles import Session
 from web.access import allowed_view
 from web.deps import DbInt, MatchId, ReadSession
 from web.lang import request_language

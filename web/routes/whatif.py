@@ -17,7 +17,7 @@ from ledger.analysis.whatif import WhatIf, WhatIfError, what_if
 from ledger.glossary import table_name
 from ledger.i18n import Language
 from ledger.rules import PRESETS
-from ledger.store.queries import record_of
+from ledger.store.read import record_of
 from web.deps import DbInt, MatchId, ReadSession
 from web.lang import request_language
 from web.templating import templates

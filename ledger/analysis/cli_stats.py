@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ledger.analysis.commands import EXIT_OK, EXIT_UNREADABLE
+from ledger.analysis.cli import EXIT_OK, EXIT_UNREADABLE
 from ledger.glossary import table_name
 from ledger.i18n import Language, add_lang_option, chosen_language
 from ledger.rules import PRESETS
@@ -79,7 +79,7 @@ def _from_files(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
     for path in args.files:
         try:
             for record in read_matches(path):
-                if record.header is None or (args.preset and record.header.rules != args.preset):
+                if record.header is None or (args.preset and record.header.preset != args.preset):
                     continue
                 if args.player is not None and args.player not in record.header.seats:
                     continue

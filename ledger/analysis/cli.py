@@ -201,7 +201,7 @@ def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,
         print(f"domino-ledger: {where}: {problem}", file=sys.stderr)
         return EXIT_UNREADABLE
     try:
-        rules = make_rules(header.rules, len(header.seats), header.options)
+        rules = make_rules(header.preset, len(header.seats), header.options)
     except RulesError as exc:
         print(f"domino-ledger: {where}: {exc.message}", file=sys.stderr)
         return EXIT_UNREADABLE

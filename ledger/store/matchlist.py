@@ -1,4 +1,8 @@
-"""The matches list: filters and keyset pages over the store's matches and summaries.
+"""The matches list: filters, orders and pages over the store's matches and summaries.
+
+One list for every reader: the matches page (``list_page``: keyset pages, a capped
+count) and the API (``ledger.store.queries.list_matches``: offset pages, an exact
+total) build their conditions here (``conditions``, ``played_by``).
 
 A page is the next ``limit`` matches below (or above) an id, newest first, so
 page 2,000 costs what page 1 does. The count of a filtered list stops at
@@ -52,6 +56,8 @@ class Filters:
     audit: str | None = None
     sort: str | None = None   # a key of SORTS (None: newest first, by id)
     ascending: bool = False
+    status: str | None = None   # the API's filters: "recording", "complete", ...
+    origin: str | None = None   # "import" or "live"
 
     @staticmethod
     def of(player: str | None, table: str | None, date_from: str | None, date_to: str | None,
@@ -190,15 +196,22 @@ def _sort_keys(conn: Connection, key: str) -> list[ColumnElement[Any]]:
     return keys.get(key, [])
 
 
-def _players(conn: Connection, names: list[str]) -> ColumnElement[bool]:
-    """A match one of ``names`` played in (the names the typed text finds)."""
+def played_by(conn: Connection, names: list[str]) -> ColumnElement[bool]:
+    """A match one of ``names`` played in (the names the typed text finds, or the API's
+    one exact name: compared as one value, a third quicker on SQLite than a list)."""
     if conn.dialect.name == "postgresql":
+        if len(names) == 1:
+            return text("CAST(matches.seats AS jsonb) ? :player").bindparams(  # type: ignore[return-value]
+                player=names[0])
         return text("CAST(matches.seats AS jsonb) ?| CAST(:players AS text[])").bindparams(  # type: ignore[return-value]
             players=names)
     each = func.json_each(MATCHES.c.seats).table_valued("value")
-    wanted = func.json_each(orjson.dumps(names).decode()).table_valued("value")
-    return exists(select(literal_column("1")).select_from(each)
-                  .where(each.c.value.in_(select(wanted.c.value))))
+    if len(names) == 1:
+        found = each.c.value == names[0]
+    else:
+        wanted = func.json_each(orjson.dumps(names).decode()).table_valued("value")
+        found = each.c.value.in_(select(wanted.c.value))
+    return exists(select(literal_column("1")).select_from(each).where(found))
 
 
 def found_names(conn: Connection, typed: str) -> list[str]:
@@ -207,8 +220,10 @@ def found_names(conn: Connection, typed: str) -> list[str]:
     return matching(typed, conn.execute(select(PLAYER_TOTALS.c.name)).scalars())
 
 
-def _conditions(conn: Connection, f: Filters, names: list[str] | None = None
-                ) -> list[ColumnElement[bool]]:
+def conditions(conn: Connection, f: Filters, names: list[str] | None = None
+               ) -> list[ColumnElement[bool]]:
+    """The filters as SQL conditions; ``names``: the players to look for (None: those
+    ``f.player`` finds, if it is set)."""
     conds: list[ColumnElement[bool]] = []
     if f.table:
         conds.append(MATCHES.c.preset == f.table)
@@ -224,8 +239,14 @@ def _conditions(conn: Connection, f: Filters, names: list[str] | None = None
         conds.append(and_(SUMMARIES.c.complete.is_(True), SUMMARIES.c.winner.is_(None)))
     elif f.result == "unfinished":
         conds.append(SUMMARIES.c.complete.is_not(True))
-    if f.player:
-        conds.append(_players(conn, names if names is not None else found_names(conn, f.player)))
+    if f.status:
+        conds.append(MATCHES.c.status == f.status)
+    if f.origin:
+        conds.append(MATCHES.c.origin == f.origin)
+    if names is None and f.player:
+        names = found_names(conn, f.player)
+    if names is not None:
+        conds.append(played_by(conn, names))
     return conds
 
 
@@ -246,7 +267,7 @@ def list_page(conn: Connection, f: Filters, before: int | None = None,
     if names is not None and not names:
         # Nobody of that name ever played here (player_totals knows every name): no scan.
         return ListPage([], None, None, 0, False)
-    conds = _conditions(conn, f, names)
+    conds = conditions(conn, f, names)
     q = select(*_COLS).select_from(_FROM).where(*conds)
     if f.sort is not None:
         return _sorted_page(conn, f, q, conds, limit, max(0, offset))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ledger.analysis.commands import (
+from ledger.analysis.cli import (
     EXIT_OK,
     EXIT_UNREADABLE,
     AnalyseError,
@@ -30,7 +30,7 @@ from ledger.i18n import Language, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded
 from ledger.rules import PRESETS
 
-if TYPE_CHECKING:  # loaded when the command runs (see ledger.analysis.commands)
+if TYPE_CHECKING:  # loaded when the command runs (see ledger.analysis.cli)
     from ledger.analysis.whatif import WhatIf
     from ledger.formats.reader import MatchRecord
     from ledger.scoresheet import DealRow, ScoreSheet

@@ -7,13 +7,14 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ledger.exports.formats import SHEET_FORMATS
 from ledger.i18n import Counted, Language, add_lang_option, chosen_language
 
 if TYPE_CHECKING:  # loaded when the command runs: the parser is built for every command
-    from ledger.exports.select import Selected
+    from ledger.exports.selection import Selected
     from ledger.formats.wire import MatchHeader
 
-FORMATS = ("csv", "json", "pdf", "match")
+MATCH = "match"  # --format match: the matches themselves, not their score sheets
 # ledger.formats.writer.CONTAINERS, named here so that building the parser loads no writer
 # (tests/cli checks the two agree).
 CONTAINERS = (".json", ".jsonl", ".jsonl.gz")
@@ -33,8 +34,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--db", metavar="URL", default=None,
                    help="the ledger to take stored matches from (default: $DOMINO_LEDGER_DB, "
                         "else ledger.db in the user's data folder)")
-    p.add_argument("--format", required=True, choices=FORMATS,
-                   help="csv, json or pdf score sheets, or match (the match file itself)")
+    sheets = ", ".join(SHEET_FORMATS)
+    p.add_argument("--format", required=True, choices=(*SHEET_FORMATS, MATCH),
+                   help=f"score sheets ({sheets}), or {MATCH} (the match file itself)")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the file to write ('-' for standard output); for --format match "
                         f"its name says the container: {', '.join(CONTAINERS)}")
@@ -52,7 +54,8 @@ class _Run:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ledger.exports.select import Criteria, SelectionError, parse_since, select
+    from ledger.exports.select import select
+    from ledger.exports.selection import Criteria, SelectionError, parse_since
     from ledger.formats.writer import WriteError, container_of
 
     lang = chosen_language(args)
@@ -60,14 +63,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         since = parse_since(args.since) if args.since is not None else None
         criteria = Criteria(player=args.player, preset=args.preset, since=since)
-        if args.format == "match" and args.output != "-":
+        if args.format == MATCH and args.output != "-":
             container_of(args.output)  # a bad file name fails before any work
         selected = list(select(args.matches, criteria, run.skip, args.db))
         if not selected:
             print("domino-ledger: " + lang.say("no match selected; nothing written"),
                   file=sys.stderr)
             return EXIT_FAILED
-        if args.format == "match":
+        if args.format == MATCH:
             count = _export_matches(selected, args.output, run)
         else:
             count = len(selected)
@@ -83,18 +86,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _sheet_bytes(fmt: str, selected: list[Selected], lang: Language) -> bytes:
-    sheets = [s.sheet() for s in selected]
-    if fmt == "csv":
-        from ledger.exports.csv_export import csv_bytes
-
-        return csv_bytes(sheets, lang)
-    if fmt == "json":
-        from ledger.exports.json_export import json_bytes
-
-        return json_bytes(sheets, lang)
-    from ledger.exports.pdf_export import pdf_bytes  # fpdf loads only when a PDF is asked
-
-    return pdf_bytes(sheets, lang)
+    return SHEET_FORMATS[fmt].write([s.sheet() for s in selected], lang)
 
 
 def _export_matches(selected: list[Selected], output: str, run: _Run) -> int:

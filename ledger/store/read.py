@@ -1,0 +1,50 @@
+"""Every read the app makes of the ledger, in one place: ``web/`` asks here and renders.
+
+The queries live in the modules named for what they read; this module is the one
+door to them (``web/`` imports no table and writes no SQL, tests/test_architecture.py):
+
+- the matches list, every filter and order (``matchlist``; the API's list and a
+  match's rows, events, score sheet and counts: ``queries``);
+- a match as its page and its replay read it (``matchpage``: the replay's source);
+- the players' plays and the analyses that hold for them (``plays``), the whole-match
+  chart's points lost among them;
+- whether the ledger has changed (``ledger_version``, for kept answers).
+"""
+
+from __future__ import annotations
+
+from ledger.store.matchlist import (
+    AUDITS,
+    COUNT_CAP,
+    RESULTS,
+    SORTS,
+    BadFilter,
+    Filters,
+    ListPage,
+    Row,
+    found_names,
+    list_page,
+    player_names,
+)
+from ledger.store.matchpage import ReplayUnavailable, StoredMatch, load_match
+from ledger.store.plays import current_reviews, fingerprint, points_lost, stored_plays
+from ledger.store.queries import (
+    MAX_PAGE,
+    Page,
+    counts,
+    events_of,
+    get_match,
+    ledger_version,
+    list_matches,
+    player_totals,
+    record_of,
+    score_sheet,
+)
+
+__all__ = [
+    "AUDITS", "COUNT_CAP", "MAX_PAGE", "RESULTS", "SORTS", "BadFilter", "Filters", "ListPage",
+    "Page", "ReplayUnavailable", "Row", "StoredMatch", "counts", "current_reviews",
+    "events_of", "fingerprint", "found_names", "get_match", "ledger_version", "list_matches",
+    "list_page", "load_match", "player_names", "player_totals", "points_lost", "record_of",
+    "score_sheet", "stored_plays",
+]

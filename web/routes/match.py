@@ -1,0 +1,57 @@
+"""A match's page: its score sheet, audit findings and score race; the sheet as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from ledger.exports.formats import SHEET_FORMATS
+from ledger.replay import deals
+from web.charts import score_race
+from web.deps import MatchId, ReadSession
+from web.lang import request_language
+from web.matchdata import StoredMatch, load_match
+from web.templating import templates
+from web.wording import match_title, table_words
+
+router = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api", tags=["matches"])
+
+
+def _deal_steps(match: StoredMatch) -> dict[int, int]:
+    """The replay step at which each deal (by number) is dealt."""
+    if match.replay is None:
+        return {}
+    return {line.deal: line.first_step for line in deals(match.replay) if line.deal}
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+def match_page(request: Request, match_id: MatchId, session: ReadSession) -> HTMLResponse:
+    lang = request_language(request)
+    match = load_match(session.connection(), match_id)
+    sheet = match.sheet()
+    steps = _deal_steps(match)
+    return templates.TemplateResponse(request, "match.html", {
+        "nav": "matches",
+        "match": match,
+        "title": match_title(sheet, lang),
+        "sheet": sheet,
+        "table": table_words(sheet, lang),
+        "deal_links": [f"/matches/{match_id}/replay?step={steps.get(row.deal, 0)}"
+                       for row in sheet.deals],
+        "chart": score_race(sheet, lang) if sheet.deals else None,
+        "sheet_formats": list(SHEET_FORMATS.values()),
+    })
+
+
+_SHEET_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json",
+                "pdf": "application/pdf"}
+
+
+@api.get("/matches/{match_id}/scoresheet", summary="A match's score sheet")
+def scoresheet_api(match_id: MatchId, session: ReadSession) -> dict[str, Any]:
+    """Each deal's leader, result, winner, points, Fives in-deal points and running
+    totals, the final result and the audit status: the one sheet every export uses."""
+    return load_match(session.connection(), match_id).sheet().to_dict()
