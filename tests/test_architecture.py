@@ -34,7 +34,6 @@ LONG_ALLOWED = frozenset({
     ("ledger/analysis/solver.py", "mx"),
     ("ledger/analysis/solver.py", "_line_search"),
     ("ledger/analysis/solver.py", "_line_maxn"),
-    ("ledger/formats/partial.py", "_rebuild_deal"),
 })
 
 

@@ -26,11 +26,12 @@ or running (the same match, head and deal) counts for nobody.
 "spawn" starts each worker by importing the main module of the server's process: a
 script that runs the app must keep its own work under ``if __name__ == "__main__"``.
 
-This is one of two backends behind one interface (``AnalysisBackend``; ``open_jobs``
-picks): on a PostgreSQL ledger that holds the job queue (migration 0008) the app only
-queues and reads, and ``domino-ledger worker`` processes anywhere do the work
-(web.analysis_queue, docs/scaling.md); both run a deal through ``solve``, with the same
-time limit and kill. ``$DOMINO_LEDGER_ANALYSIS=local`` keeps this one on PostgreSQL too.
+This is one of two backends behind one interface (``AnalysisBackend``;
+``web.analysis_backends.open_jobs`` picks): on a PostgreSQL ledger that holds the job
+queue (migration 0008) the app only queues and reads, and ``domino-ledger worker``
+processes anywhere do the work (web.analysis_queue, docs/scaling.md); both run a deal
+through ``solve``, with the same time limit and kill. ``$DOMINO_LEDGER_ANALYSIS=local``
+keeps this one on PostgreSQL too.
 """
 
 from __future__ import annotations
@@ -168,21 +169,6 @@ class AnalysisBackend(ABC):
     @abstractmethod
     def close(self) -> None:
         """Stop what this app runs for its analyses."""
-
-
-def open_jobs(engine: Engine, settings: Settings | None = None) -> AnalysisBackend:
-    """The job queue's backend on a PostgreSQL ledger that holds it (unless the settings
-    say ``local``), else the app's own worker processes."""
-    settings = settings or Settings.from_env()
-    if settings.backend != "local" and engine.dialect.name == "postgresql":
-        from web.analysis_queue import QueueJobs, has_queue
-
-        if has_queue(engine):
-            return QueueJobs(engine, settings)
-        if settings.backend == "queue":  # said at the server's start, in its log
-            raise RuntimeError(f"{ENV_BACKEND}=queue: this ledger has no job queue (a "
-                               "PostgreSQL ledger at schema 0008: domino-ledger db upgrade)")
-    return AnalysisJobs(engine, settings)
 
 
 class AnalysisJobs(AnalysisBackend):

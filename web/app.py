@@ -15,7 +15,8 @@ from ledger.store.db import open_db
 from web import errors
 from web.access import Access
 from web.access import install as install_access
-from web.analysis_jobs import Settings, open_jobs
+from web.analysis_backends import open_jobs
+from web.analysis_jobs import Settings
 from web.lang import LanguageCookie
 from web.page_cache import PageCache
 from web.routes import analysis, api, pages, players, record, whatif

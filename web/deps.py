@@ -4,7 +4,7 @@ jobs (in one place).
 Reads use ``get_session``; routes that write use ``get_write_session``, whose
 transactions take SQLite's write lock at BEGIN (the store's write functions
 ask for that by themselves too, so either works for them). ``get_analysis_jobs``
-is the app's analyses backend (``web.analysis_jobs.open_jobs``: made and closed by the
+is the app's analyses backend (``web.analysis_backends.open_jobs``: made and closed by the
 app's lifespan) as the request's client asks for them: each client address has its own
 share of the queue.
 
