@@ -148,9 +148,10 @@
     const box = document.getElementById("match-chart");
     const data = document.getElementById("match-chart-data");
     if (!box || !data || box.dataset.drawn) return;
+    const fig = JSON.parse(data.textContent);
+    if (!fig) return;  // no deal over yet (replay.js puts the step's chart in)
     box.dataset.drawn = "yes";
     const P = await loadPlotly();
-    const fig = JSON.parse(data.textContent);
     await P.newPlot(box, fig.data, fig.layout, { displaylogo: false, responsive: true,
       modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d"] });
     box.on("plotly_click", (ev) => {
