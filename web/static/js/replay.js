@@ -4,7 +4,7 @@
 // every step from them: a key press is one step, drawn at once, never a round trip that
 // a later press could cancel. The deal after the one on screen is asked for ahead.
 // The address follows: a step replaces it (a held key leaves no trail), a jump (a deal,
-// the slider, a link, another view) adds to the history. Without this script every
+// a drag of the slider, a link, another view) adds to the history. Without this script every
 // control is a plain link to the step's own page.
 (() => {
   "use strict";
@@ -19,7 +19,7 @@
   let want = Number(root().dataset.step);
   let last = Number(root().dataset.last);
   let dealSteps = (root().dataset.dealSteps || "").split(" ").filter(Boolean).map(Number);
-  let lastJump = 0;
+  let lastHow = "";
   // The time each draw took (ms, the DOM swapped and laid out): benchmarks/replay_step.py.
   const drawTimes = (window.replayDrawTimes = []);
 
@@ -102,10 +102,13 @@
     dealSteps = (el.dataset.dealSteps || "").split(" ").filter(Boolean).map(Number);
     if (how !== "none") {
       const url = address(step).href;
-      const now = performance.now();
-      if (how === "jump" && now - lastJump > 400) window.history.pushState({}, "", url);
-      else if (url !== window.location.href) window.history.replaceState(history.state, "", url);
-      if (how === "jump") lastJump = now;
+      // A drag of the slider adds one place to the history, where it started.
+      if (how === "jump" || (how === "slide" && lastHow !== "slide")) {
+        window.history.pushState({}, "", url);
+      } else if (url !== window.location.href) {
+        window.history.replaceState(history.state, "", url);
+      }
+      lastHow = how;
     }
     showChart(f.chart);
     ahead(step);
@@ -128,7 +131,8 @@
     }
   }
 
-  // Goes to ``step``: "step" for one step (the address replaced), "jump" for the rest.
+  // Goes to ``step``: "step" for one step (the address replaced), "slide" for the slider,
+  // "jump" for the rest.
   function go(step, how = "jump") {
     want = Math.min(Math.max(0, Number(step)), last);
     if (Number.isNaN(want)) return;
@@ -170,7 +174,7 @@
 
   document.addEventListener("input", (ev) => {
     if (ev.target instanceof HTMLInputElement && ev.target.id === "step-slider") {
-      go(Number(ev.target.value), "jump");
+      go(Number(ev.target.value), "slide");
     }
   });
 
