@@ -63,10 +63,11 @@ def steps(request: Request, match: StoredMatch, held: range, seat: str | None,
     common = {**template_context(request), "request": request}
     charts: list[Any] = []
     keys: dict[str, int] = {}
+    made: dict[tuple[int, bool], Any] = {}
     out = []
     for s in held:
         fr = view_frame(request, match, s, seat)
-        context = page_context(match, fr, lang, lost)
+        context = page_context(match, fr, lang, lost, made)
         html = "".join(template.blocks["replay"](template.new_context({**common, **context})))
         chart = context["match_chart"]
         key = json.dumps(chart, sort_keys=True)

@@ -20,7 +20,7 @@
   let last = Number(root().dataset.last);
   let dealSteps = (root().dataset.dealSteps || "").split(" ").filter(Boolean).map(Number);
   let lastHow = "";
-  // The time each draw took (ms, the DOM swapped and laid out): benchmarks/replay_step.py.
+  // The time each draw took (ms, the DOM changed and laid out): benchmarks/replay_step.py.
   const drawTimes = (window.replayDrawTimes = []);
 
   function address(step, view = seat) {
@@ -61,7 +61,7 @@
     // A match being recorded grows: its last deal's steps are asked for again soon.
     const until = body.live && body.last === body.last_step ? performance.now() + 2000 : Infinity;
     for (const f of body.frames) {
-      held.set(f.step, { html: f.html, view: f.view, chart: base + f.chart, until });
+      held.set(f.step, { html: f.html, chart: base + f.chart, until, parsed: null });
     }
   }
 
@@ -81,6 +81,50 @@
     }
   }
 
+  // The new step's nodes into the page, keeping every node that did not change (a hand
+  // whose tiles are the same, the event list but for the step marked): the browser then
+  // lays out and draws only what changed, which is what keeps a step within a frame.
+  function morph(old, fresh) {
+    if (old.isEqualNode(fresh)) return;
+    if (old.nodeType === Node.TEXT_NODE && fresh.nodeType === Node.TEXT_NODE) {
+      old.nodeValue = fresh.nodeValue;
+      return;
+    }
+    if (old.nodeType !== Node.ELEMENT_NODE || old.nodeName !== fresh.nodeName
+        || old.childNodes.length !== fresh.childNodes.length) {
+      old.replaceWith(fresh);
+      return;
+    }
+    for (const a of [...old.attributes]) {
+      if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+    }
+    for (const a of fresh.attributes) {
+      if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+    }
+    if (old instanceof HTMLInputElement) old.value = fresh.value;  // the slider's place
+    const news = [...fresh.childNodes];
+    [...old.childNodes].forEach((node, i) => morph(node, news[i]));
+  }
+
+  function parsed(f) {
+    const t = f.parsed || document.createElement("template");
+    if (!f.parsed) t.innerHTML = f.html;
+    f.parsed = null;  // used up by the draw
+    return t.content.firstElementChild;
+  }
+
+  // The steps either side of the one drawn are parsed while the page is idle.
+  function parseAhead() {
+    for (const s of [want + 1, want - 1]) {
+      const f = frameOf(s);
+      if (f && !f.parsed) {
+        f.parsed = document.createElement("template");
+        f.parsed.innerHTML = f.html;
+      }
+    }
+  }
+  const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 1));
+
   function draw(step, how) {
     const f = frameOf(step);
     if (!f) {
@@ -88,9 +132,7 @@
       return;
     }
     const t0 = performance.now();
-    const fresh = document.createElement("template");
-    fresh.innerHTML = f.html;
-    root().replaceWith(fresh.content);
+    morph(root(), parsed(f));
     const el = root();
     // Keep the current event in sight inside the event list, not by scrolling the page.
     const box = el.querySelector(".events");
@@ -98,6 +140,9 @@
     if (box && cur) box.scrollTop = cur.offsetTop - box.clientHeight / 2;
     void el.offsetHeight;  // laid out: the time below is the whole draw
     drawTimes.push(performance.now() - t0);
+    // For replay_controls.js and analysis.js: the step on screen changed.
+    document.dispatchEvent(new CustomEvent("replay:step", { detail: { step } }));
+    idle(parseAhead);
     document.title = `${el.dataset.title} · domino-ledger`;
     dealSteps = (el.dataset.dealSteps || "").split(" ").filter(Boolean).map(Number);
     if (how !== "none") {
