@@ -11,12 +11,13 @@
   const root = () => document.getElementById("replay");
   if (!root()) return;
   const path = window.location.pathname;
-  const held = new Map();     // step -> {html, view, chart, until}
-  const asked = new Map();    // first step asked for -> its Promise
+  const held = new Map();     // step -> {html, chart, until, parsed}
+  const asked = new Map();    // "view/step" asked for -> its Promise
   let charts = [];            // the whole-match charts of the held steps
   let chartShown = null;
   let seat = new URLSearchParams(window.location.search).get("seat") || "";
   let want = Number(root().dataset.step);
+  const drawn = { step: want, seat };   // the step on screen and the view it was asked in
   let last = Number(root().dataset.last);
   let dealSteps = (root().dataset.dealSteps || "").split(" ").filter(Boolean).map(Number);
   let lastHow = "";
@@ -40,14 +41,16 @@
     const got = fetch(url, { headers: { Accept: "application/json" } })
       .then((res) => { if (!res.ok) throw new Error(String(res.status)); return res.json(); })
       .then((body) => {
-        if (view !== seat) return;  // another view was chosen meanwhile
-        keep(body);
         asked.delete(key);
+        if (view === seat) keep(body);  // else another view was chosen meanwhile
       })
       .catch((err) => {
         asked.delete(key);
-        // The steps cannot be had (the server away, the match gone): its own page then.
-        if (view === seat && !held.has(want)) window.location.href = address(want).href;
+        // The steps cannot be had (the server away, the match gone): the page of the step
+        // asked for, if it is not the one on screen (which stays, links and all).
+        if (view === seat && !held.has(want) && (want !== drawn.step || seat !== drawn.seat)) {
+          window.location.href = address(want).href;
+        }
         throw err;
       });
     asked.set(key, got);
@@ -128,11 +131,17 @@
   function draw(step, how) {
     const f = frameOf(step);
     if (!f) {
-      ask(step).then(() => { if (want === step) draw(step, how); }).catch(() => {});
+      ask(step).then(() => {
+        if (want !== step) return;
+        if (frameOf(step)) draw(step, how);
+        else window.location.href = address(step).href;  // not in the answer: its page
+      }).catch(() => {});
       return;
     }
     const t0 = performance.now();
     morph(root(), parsed(f));
+    drawn.step = step;
+    drawn.seat = seat;
     const el = root();
     // Keep the current event in sight inside the event list, not by scrolling the page.
     const box = el.querySelector(".events");
