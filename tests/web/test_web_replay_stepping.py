@@ -173,3 +173,27 @@ def test_without_javascript_the_controls_are_links(browser: Any, server: Server)
             len(server.sample(name)["events"]))
     finally:
         context.close()
+
+
+def test_arabic_steps_are_drawn_in_arabic_on_a_phone(page: Any, server: Server) -> None:
+    """Right to left, → still goes forward (as the step buttons, laid left to right), and
+    the steps held are worded as the page is, at a phone's width."""
+    name = "domena-2.json"
+    obj = server.sample(name)
+    match_id = server.id_of(name)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{server.url}/matches/{match_id}/replay?step=3&lang=ar")
+    held_steps(page)
+    label = page.locator("#step-label").inner_text()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight", delay=0)
+    page.wait_for_selector('#replay[data-step="8"]')
+    check_against_engine(page, obj, 8)
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    now = page.locator("#step-label").inner_text()
+    assert "8" in now and now != label and "Step" not in now
+    assert page.title().startswith(page.locator("#replay").get_attribute("data-title") or "-")
+    # Nothing wider than the phone's screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#replay[data-step="7"]')
