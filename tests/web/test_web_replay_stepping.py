@@ -197,3 +197,29 @@ def test_arabic_steps_are_drawn_in_arabic_on_a_phone(page: Any, server: Server) 
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector('#replay[data-step="7"]')
+
+
+def test_a_long_match_is_held_a_few_deals_at_a_time(page: Any, server: Server) -> None:
+    """Through every deal of an 11-deal match and back: the deals held farthest from the
+    step are let go (8 at most) and asked for again when wanted, drawn the same."""
+    name = "selminha-2.json"
+    obj = server.sample(name)
+    match_id = server.id_of(name)
+    deals = sum(ev["type"] == "deal" for ev in obj["events"])
+    assert deals > 8
+    page.goto(f"{server.url}/matches/{match_id}/replay?step=2")
+    held_steps(page)
+    asked = page_requests(page)
+    for d in range(1, deals):
+        first, _ = deal_bounds(obj, d)
+        page.keyboard.press("PageDown")
+        page.wait_for_selector(f'#replay[data-step="{first}"]')
+    page.keyboard.press("Home")
+    page.wait_for_selector('#replay[data-step="0"]')
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#replay[data-step="2"]')
+    check_against_engine(page, obj, 2)
+    # The first deal was let go while the last ones came in, and asked for again.
+    firsts = [u for u in asked if "/frames" in u and "step=0" in u]
+    assert firsts, asked

@@ -57,7 +57,22 @@
     return got;
   }
 
+  // At most this many deals' steps are held (a long match stays a few MB): those
+  // farthest from the step wanted go first, to be asked for again if need be.
+  const DEALS_HELD = 8;
+  const spans = [];  // [first, last] of each answer held
+
   function keep(body) {
+    const again = spans.findIndex((sp) => sp[0] === body.first);
+    if (again >= 0) spans.splice(again, 1);  // a live match's last deal, asked for again
+    spans.push([body.first, body.last]);
+    while (spans.length > DEALS_HELD) {
+      const far = (sp) => (sp[0] <= want && want <= sp[1] ? 0
+        : Math.min(Math.abs(sp[0] - want), Math.abs(sp[1] - want)));
+      const i = spans.reduce((best, sp, k) => (far(sp) > far(spans[best]) ? k : best), 0);
+      const [a, b] = spans.splice(i, 1)[0];
+      for (let step = a; step <= b; step += 1) held.delete(step);
+    }
     const base = charts.length;
     charts = charts.concat(body.charts);
     last = body.last_step;
@@ -247,6 +262,7 @@
     } else if (view !== seat) {
       seat = view;     // another view: its own steps (what that seat saw) replace these
       held.clear();
+      spans.length = 0;
       go(step, "jump");
     } else {
       go(step, "jump");
@@ -259,7 +275,7 @@
   window.addEventListener("popstate", () => {
     const q = new URLSearchParams(window.location.search);
     const view = q.get("seat") || "";
-    if (view !== seat) { seat = view; held.clear(); }
+    if (view !== seat) { seat = view; held.clear(); spans.length = 0; }
     go(Number(q.get("step") || 0), "none");
   });
 
