@@ -19,7 +19,7 @@ from web.analysis_backends import open_jobs
 from web.analysis_jobs import Settings
 from web.lang import LanguageCookie
 from web.page_cache import PageCache
-from web.routes import analysis, api, pages, players, record, whatif
+from web.routes import analysis, api, pages, players, record, replay_frames, whatif
 
 
 def create_app(db_url: str | None = None, analysis_settings: Settings | None = None,
@@ -55,5 +55,6 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     app.include_router(analysis.router)  # a deal's analysis for the replay's panel
     app.include_router(whatif.router)  # a match under another table's rules
     app.include_router(players.router)  # player statistics across the ledger
+    app.include_router(replay_frames.router)  # a deal's replay steps, held by the browser
     pages.install(app)  # the pages, the replay, the static files and /docs
     return app

@@ -131,9 +131,11 @@ def _url(base: str, to: int, view: int | str | None) -> str:
 
 
 def page_context(match: StoredMatch, fr: Frame, lang: Language,
-                 lost: dict[int, list[int]] | None = None) -> dict[str, Any]:
+                 lost: dict[int, list[int]] | None = None,
+                 charts: dict[tuple[int, bool], Any] | None = None) -> dict[str, Any]:
     """What replay.html draws for one frame (``lost``: the points each deal's analysed
-    mistakes lost, for the whole-match chart)."""
+    mistakes lost, for the whole-match chart; ``charts``: the charts made for other
+    steps of the same view, web.replay_frames's, kept by the deals over by the step)."""
     assert match.replay is not None and match.rules is not None
     match_id = match.id
     base = f"/matches/{match_id}/replay"
@@ -159,10 +161,25 @@ def page_context(match: StoredMatch, fr: Frame, lang: Language,
         "sides": sheet.sides,
         "current": _label(match.replay, fr),
         "deals": _deal_groups(match.replay, fr, lang),
-        # A seat's or the table's view charts only the deals over by its step.
-        "match_chart": match_chart(match.replay, sheet, lost or {}, lang,
-                                   upto=None if fr.viewer.everyone else fr.step),
+        "match_chart": _match_chart(match, fr, lang, lost, charts),
     }
+
+
+def _match_chart(match: StoredMatch, fr: Frame, lang: Language,
+                 lost: dict[int, list[int]] | None,
+                 charts: dict[tuple[int, bool], Any] | None) -> Any:
+    assert match.replay is not None
+    # A seat's or the table's view charts only the deals over by its step: a deal is over
+    # at the step before the next deal event, or at the last step.
+    upto = None if fr.viewer.everyone else fr.step
+    key = ((-1, True) if upto is None else
+           (sum(s - 1 <= upto for s in fr.deal_steps), upto >= fr.last_step))
+    if charts is None or key not in charts:
+        made = match_chart(match.replay, match.sheet(), lost or {}, lang, upto=upto)
+        if charts is None:
+            return made
+        charts[key] = made
+    return charts[key]
 
 
 # --- JSON ----------------------------------------------------------------------------

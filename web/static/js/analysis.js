@@ -5,7 +5,7 @@
 // The deal's analysis is asked for (GET /api/matches/{id}/analysis?deal=N) only when the
 // panel is opened or "n" / "p" is pressed: "n" goes to the next mistake's step, "p" to
 // the previous one (in later or earlier deals when this one has no more). The panel sits
-// outside #replay, so it stays open while replay.js swaps the steps in place.
+// outside #replay, so it stays open while replay.js draws the steps in place.
 //
 // The server works a deal out off the request: it answers 202 with how many positions
 // are solved until the analysis is ready, and this script asks again meanwhile, showing
@@ -340,7 +340,6 @@
     ev.preventDefault();
     jump(ev.key === "n");
   });
-  // replay.js swaps #replay for every step: show that step.
-  const holder = root() && root().parentNode;
-  if (holder) new MutationObserver(() => render()).observe(holder, { childList: true });
+  // replay.js draws every step in place and says so: show that step.
+  document.addEventListener("replay:step", () => render());
 })();

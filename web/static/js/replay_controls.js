@@ -7,8 +7,8 @@
 //   (each point carries its step) and the Analysis panel's chart (move k of the deal on
 //   the table: the k-th play, draw or pass of the event list);
 // - the whole-match chart, drawn (Plotly loaded) only once its section is opened.
-// replay.js swaps #replay on every step; the buttons live inside it, so their state is
-// put back after each swap (a MutationObserver).
+// replay.js draws every step into #replay (and says so: "replay:step"); the buttons live
+// inside it, so their state is put back after each step.
 (() => {
   "use strict";
   const root = () => document.getElementById("replay");
@@ -48,7 +48,7 @@
     timer = setTimeout(() => {
       const { step, last } = current();
       if (step >= last) { stop(); return; }
-      go(step + 1);  // the swap that follows schedules the next one
+      go(step + 1);  // the step drawn ("replay:step") schedules the next one
     }, speed);
   }
 
@@ -148,9 +148,10 @@
     const box = document.getElementById("match-chart");
     const data = document.getElementById("match-chart-data");
     if (!box || !data || box.dataset.drawn) return;
+    const fig = JSON.parse(data.textContent);
+    if (!fig) return;  // no deal over yet (replay.js puts the step's chart in)
     box.dataset.drawn = "yes";
     const P = await loadPlotly();
-    const fig = JSON.parse(data.textContent);
     await P.newPlot(box, fig.data, fig.layout, { displaylogo: false, responsive: true,
       modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d"] });
     box.on("plotly_click", (ev) => {
@@ -201,10 +202,10 @@
   if (analysisChart) {
     new MutationObserver(bindAnalysisChart).observe(analysisChart, { childList: true });
   }
-  new MutationObserver(() => {
+  document.addEventListener("replay:step", () => {
     showState();
     keepPanelInAddress();
     schedule();
-  }).observe(root().parentElement, { childList: true });
+  });
   showState();
 })();
