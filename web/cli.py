@@ -151,7 +151,7 @@ def _concurrency(text: str) -> int:
 
 def _worker_command(subcommands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``worker``, and ``analyse --all``'s work: both make the web's deal answers."""
-    from ledger.analysis import commands
+    from ledger.analysis import cli as analysis_cli
 
     def analyse_all(args: argparse.Namespace) -> int:
         from web.analysis_queue import analyse_all as run
@@ -163,7 +163,7 @@ def _worker_command(subcommands: argparse._SubParsersAction[argparse.ArgumentPar
 
         return run(args)
 
-    commands.ANALYSE_ALL = analyse_all
+    analysis_cli.ANALYSE_ALL = analyse_all
     worker = subcommands.add_parser(
         "worker", help="work out the analyses queued in a PostgreSQL ledger",
         description="Takes analysis jobs from the PostgreSQL ledger's queue and keeps their "

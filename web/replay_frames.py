@@ -15,10 +15,10 @@ import json
 from typing import Any
 
 from fastapi import Request
-from sqlalchemy import Connection
 
 from ledger.replay import deal_span
 from ledger.seatview import Viewer
+from ledger.store.handles import Connection
 from web.lang import request_language, template_context
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.replay_chart import points_lost
@@ -37,10 +37,9 @@ def frames(request: Request, conn: Connection, match_id: int, step: int,
            seat: str | None) -> dict[str, Any]:
     """Every step of the deal on the table at ``step`` as ``seat`` may see it (a query's
     ``seat``: a number, ``table`` or nothing), each as the page's ``replay`` block."""
-    lang = request_language(request)
     Viewer.parse(seat)  # a bad view is refused before anything is read
     # A step past the last holds the last deal (its steps are the chunk's, all in range).
-    match = load_match(conn, match_id, step=max(step, 0), worded=lang.code != "en")
+    match = load_match(conn, match_id, step=max(step, 0))
     if match.replay is None or match.rules is None:
         raise ReplayUnavailable(match.id, match.header.preset)
     lost = points_lost(conn, match_id, match.rules)

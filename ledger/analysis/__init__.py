@@ -11,7 +11,7 @@
 - ``sampling``: deals of the unseen tiles consistent with what a seat knew, drawn
   uniformly (exact counting), seeded by the match's hash and the event.
 - ``knowledge_review``: the review by what the player knew: each option's expected value
-  over sampled deals, the knowledge loss, luck per seat; ``knowledge_command``: its
+  over sampled deals, the knowledge loss, luck per seat; ``cli_knowledge``: its
   ``analyse --knowledge`` / ``--report`` output.
 - ``swing``: the swing chart of a deal as a Plotly figure (plain data).
 - ``stats``: player statistics over audited matches, per table.

@@ -262,7 +262,7 @@ def points_text(vec: Sequence[int]) -> str:
 def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
                lang: Language = ENGLISH, known: KnowledgeDeal | None = None,
                samples: int | None = None) -> str:
-    from ledger.analysis.knowledge_command import decision_text
+    from ledger.analysis.cli_knowledge import decision_text
     from ledger.analysis.review import move_phrase
 
     note = clauses(review.note_phrases)
@@ -298,13 +298,13 @@ def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
     return "\n".join(lines)
 
 
-# --- by what the player knew (ledger/analysis/knowledge_command.py) ---------------------
+# --- by what the player knew (ledger/analysis/cli_knowledge.py) ---------------------
 
 
 def _knowledge(record: MatchRecord, rules: Rules, deals: list[int] | None,
                args: argparse.Namespace, luck: bool = False) -> Iterator[KnowledgeDeal] | None:
     """The knowledge review's deals, in step with the hindsight ones (None: not asked)."""
-    from ledger.analysis.knowledge_command import samples_for
+    from ledger.analysis.cli_knowledge import samples_for
     from ledger.analysis.knowledge_review import iter_knowledge_reviews
 
     if not (args.knowledge or args.samples is not None or luck):
@@ -344,7 +344,7 @@ def _match_key(record: MatchRecord) -> str:
 
 def _with_knowledge(review: DealReview, known: KnowledgeDeal | None,
                     args: argparse.Namespace) -> dict[str, Any]:
-    from ledger.analysis.knowledge_command import merged
+    from ledger.analysis.cli_knowledge import merged
 
     return merged(review, known, args.samples, args.seed)
 
@@ -353,7 +353,7 @@ def _report_one(record: MatchRecord, rules: Rules, seats: list[str], deals: list
                 args: argparse.Namespace, out: Any, lang: Language, ok: bool) -> int:
     import orjson
 
-    from ledger.analysis.knowledge_command import (
+    from ledger.analysis.cli_knowledge import (
         kept_report,
         report_object,
         report_text_of,

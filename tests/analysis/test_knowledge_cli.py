@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from ledger.analysis.knowledge_command import severity
+from ledger.analysis.cli_knowledge import severity
 from ledger.cli import main
 from ledger.sim.generator import generate_match
 
