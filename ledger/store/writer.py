@@ -127,7 +127,8 @@ class Writer:
                 self._commit(jobs)
             for job in jobs:
                 job.done.set()
-            time.sleep(HAND_OVER)
+            if not self._queue.empty():  # about to ask again: let a waiting process in
+                time.sleep(HAND_OVER)
 
     def _commit(self, jobs: list[_Job[Any]]) -> None:
         try:
