@@ -23,6 +23,7 @@ from __future__ import annotations
 import fcntl
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +40,7 @@ from ledger.store.db import write_session
 T = TypeVar("T")
 BATCH = 64
 HAND_OVER = 0.001  # seconds a writer waits after letting the lock file go
+SWITCH = 0.0005    # the interpreter's thread switch interval in a process that writes
 
 
 @dataclass
@@ -104,6 +106,10 @@ class Writer:
     def _ensure_thread(self) -> None:
         with self._start:
             if self._thread is None:
+                # The thread holds the ledger's lock while it works: waiting up to 5 ms (the
+                # default) for the interpreter each time another thread had it would keep
+                # every other writer out as long.
+                sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH))
                 self._thread = threading.Thread(target=self._loop, name="ledger-writer",
                                                 daemon=True)
                 self._thread.start()
