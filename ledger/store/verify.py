@@ -76,18 +76,19 @@ class Verified:
 
 
 def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
-    """Verify one match, or every match in id order (then the players' totals too: a
-    last ``Verified`` with ``match_id`` 0, only when they are broken)."""
+    """Verify one match, or every match in id order (then, when every match holds, the
+    players' totals too: a last ``Verified`` with ``match_id`` 0, only when broken)."""
     q = select(MATCHES.c.id).order_by(MATCHES.c.id)
     if match_id is not None:
         q = q.where(MATCHES.c.id == match_id)
     have = set(inspect(conn).get_table_names())  # a schema of before 0004 has no heads
     models = SUMMARIES.name in have
-    totals: dict[str, Counter[str]] | None = {}  # None: a match's could not be read
+    # None: a match is broken, which it says itself; the sums over it would say it again.
+    totals: dict[str, Counter[str]] | None = {}
     for mid in [r.id for r in conn.execute(q)]:
         checked, model = _apart(conn, mid, HEADS.name in have, models)
-        if model is _UNREAD:
-            totals = None  # that match is the problem said; its players' sums unknown
+        if model is _UNREAD or not checked.ok:
+            totals = None
         elif totals is not None and model is not None:
             for name, c in model.totals.items():
                 totals.setdefault(name, Counter()).update(c)
