@@ -3,10 +3,11 @@ jobs (in one place).
 
 Reads use ``get_session``; routes that write use ``get_write_session``, whose
 transactions take SQLite's write lock at BEGIN (the store's write functions
-ask for that by themselves too, so either works for them). ``get_analysis_jobs``
-is the app's analyses backend (``web.analysis_backends.open_jobs``: made and closed by the
-app's lifespan) as the request's client asks for them: each client address has its own
-share of the queue.
+ask for that by themselves too, so either works for them), or, for the live API's
+many small writes, ``get_writer`` (one queue per process, fair between processes).
+``get_analysis_jobs`` is the app's analyses backend (``web.analysis_backends.open_jobs``:
+made and closed by the app's lifespan) as the request's client asks for them: each client
+address has its own share of the queue.
 
 ``MatchId`` and ``DbInt`` bound every integer of a path or a query to what the
 database's INTEGER columns hold (32 bits on PostgreSQL, which refuses a larger value
@@ -24,6 +25,7 @@ from fastapi import Depends, Path, Request
 
 from ledger.store.db import read_session, write_session
 from ledger.store.handles import Engine, Session
+from ledger.store.writer import Writer
 from web.analysis_jobs import AnalysisBackend, ClientJobs
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # match ids, seqs, steps: INTEGER columns
@@ -47,6 +49,12 @@ def get_write_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterato
         yield session
 
 
+def get_writer(request: Request) -> Writer:
+    """The app's live writer: appends queued and batched per process (ledger/store/writer)."""
+    writer: Writer = request.app.state.writer
+    return writer
+
+
 def get_analysis_jobs(request: Request) -> ClientJobs:
     jobs = getattr(request.app.state, "analysis_jobs", None)
     if not isinstance(jobs, AnalysisBackend):
@@ -56,4 +64,5 @@ def get_analysis_jobs(request: Request) -> ClientJobs:
 
 ReadSession = Annotated[Session, Depends(get_session)]
 WriteSession = Annotated[Session, Depends(get_write_session)]
+Writes = Annotated[Writer, Depends(get_writer)]
 Jobs = Annotated[ClientJobs, Depends(get_analysis_jobs)]

@@ -1,20 +1,28 @@
-"""Whole answers kept while the ledger holds the same: the matches list and the API's list.
+"""Whole answers kept while the ledger holds the same: the matches list, the API's list
+and a match's page.
 
 A list depends on its query, the page's language and what the ledger holds. The
 ledger only ever grows (the store's triggers refuse every update and delete of matches
 and events), so the largest match id and the largest event id change whenever a list
 could: a match stored, an event appended, by this process or any other. Reading them is
 two index look-ups (well under a millisecond) instead of the list's queries and its
-template (30 ms for 50 rows). A read model rebuilt in place (``domino-ledger rebuild``)
-moves neither, so an answer is also kept at most ``TTL`` seconds.
+template (30 ms for 50 rows). A match's page (``/matches/N``: its header, events,
+findings and score sheet, the same for every reader) changes only with its head (event
+count and last hash: one primary-key look-up), so an append elsewhere keeps it. A read
+model rebuilt in place (``domino-ledger rebuild``) moves neither, so an answer is also
+kept at most ``TTL`` seconds.
 
 An ASGI middleware inside ``LanguageCookie`` (which adds its headers to kept answers
-too): only GETs of ``PATHS`` answered 200 without a cookie of their own are kept,
-``SIZE`` of them, the least recently used dropped first.
+too) and outside ``GZipMiddleware``: an answer is kept as sent, compressed when the
+request takes gzip (so a kept answer is never compressed again), one per encoding. Only
+GETs of ``PATHS`` and match pages answered 200 without a cookie of their own are kept,
+``SIZE`` of them, the least recently used dropped first. Pages that depend on who asks
+(the replay: hands of a deal in play need its key) are never kept.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -26,14 +34,23 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.store.errors import database_errors
 from ledger.store.handles import Engine
-from ledger.store.read import ledger_version
+from ledger.store.read import Version, ledger_version, match_version
 from web.lang import request_language
 
 PATHS = frozenset({"/matches", "/api/matches"})
-SIZE = 512
+MATCH_PAGE = re.compile(r"/matches/([1-9][0-9]{0,8})")
+SIZE = 1024
 TTL = 10.0
 
-Key = tuple[str, str, str, int, int]
+Key = tuple[str, str, str, bool, Version]
+
+
+def _version(engine: Engine, path: str) -> Version | None:
+    """What the answer at ``path`` is kept by; None: it is not kept."""
+    if path in PATHS:
+        return ledger_version(engine)
+    page = MATCH_PAGE.fullmatch(path)
+    return match_version(engine, int(page.group(1))) if page else None
 
 
 class PageCache:
@@ -48,7 +65,9 @@ class PageCache:
         self.hits = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "GET" or scope["path"] not in PATHS:
+        path = scope["path"] if scope["type"] == "http" else ""
+        if scope["type"] != "http" or scope["method"] != "GET" or not (
+                path in PATHS or MATCH_PAGE.fullmatch(path)):
             await self.app(scope, receive, send)
             return
         request = Request(scope)
@@ -56,12 +75,15 @@ class PageCache:
         # In a thread: waiting for a pooled connection must never hold up the event loop
         # (the requests that would give theirs back need it to finish).
         try:
-            matches, events = await run_in_threadpool(ledger_version, engine)
+            version = await run_in_threadpool(_version, engine, path)
         except database_errors():  # the app's own reads meet it too, and answer it (a 503)
+            version = None
+        if version is None:  # a match that is not there: the app says so
             await self.app(scope, receive, send)
             return
-        key = (scope["path"], scope.get("query_string", b"").decode("latin-1"),
-               request_language(request).code, matches, events)
+        key = (path, scope.get("query_string", b"").decode("latin-1"),
+               request_language(request).code,
+               "gzip" in request.headers.get("accept-encoding", ""), version)
         kept = self._get(key)
         if kept is not None:
             for message in kept:

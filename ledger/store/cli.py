@@ -232,7 +232,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             code = EXIT_OK
             checked = broken = 0
             for result in verify(conn, args.match):
-                checked += 1
+                checked += result.match_id != 0  # 0: the players' totals (when broken)
                 if not result.ok:
                     broken += 1
                     code = EXIT_FOUND

@@ -34,9 +34,10 @@ from ledger.store.db import write_connection
 from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
 from ledger.store.hashing import genesis
 from ledger.store.importer import insert_rows
+from ledger.store.live_cache import LIVE, Kept
 from ledger.store.mapper import Header, chain_rows, finding_json, payload_of
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
-from ledger.store.readmodels import load, replace_model, stored
+from ledger.store.readmodels import compute, load, replace_model, standing_derived, stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +67,9 @@ def start_match(session: Session, header: Mapping[str, Any]) -> int:
     return start_keyed(session, header).match_id
 
 
-def start_keyed(session: Session, header: Mapping[str, Any]) -> Started:
-    """Open a live match and issue its recorder key, in one transaction."""
+def start_keyed(session: Session, header: Mapping[str, Any], commit: bool = True) -> Started:
+    """Open a live match and issue its recorder key, in one transaction (``commit=False``:
+    in the caller's, which commits it: ledger/store/writer.py)."""
     obj = {"format": FORMAT, **dict(header), "events": []}
     try:
         parsed = parse_header(obj)
@@ -85,7 +87,8 @@ def start_keyed(session: Session, header: Mapping[str, Any]) -> Started:
                    .scalar_one())
     heads.start(conn, match_id)
     key = keys.issue(conn, match_id)
-    session.commit()
+    if commit:
+        session.commit()
     return Started(match_id, key)
 
 
@@ -113,8 +116,21 @@ def next_seq(session: Session, match_id: int) -> int:
 
 
 def append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
-           expected_seq: int | None = None) -> Appended:
-    """Append one recorded event in one transaction (see the module's docstring)."""
+           expected_seq: int | None = None, commit: bool = True) -> Appended:
+    """Append one recorded event in one transaction (see the module's docstring).
+
+    ``commit=False``: in a savepoint of the caller's transaction, which commits it with
+    the other appends of its batch (ledger/store/writer.py); a refused append rolls back
+    its own savepoint only.
+    """
+    if not commit:
+        try:
+            with session.begin_nested():
+                return _append(session, match_id, event, expected_seq, commit=False)
+        except IntegrityError:
+            seq = next_seq(session, match_id)
+            raise Conflict(f"another event was appended to match {match_id} first; the "
+                           f"next sequence number is now {seq}", seq) from None
     try:
         return _append(session, match_id, event, expected_seq)
     except IntegrityError:
@@ -129,7 +145,7 @@ def append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
 
 
 def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
-            expected_seq: int | None) -> Appended:
+            expected_seq: int | None, commit: bool = True) -> Appended:
     conn = write_connection(session)
     # Appends to one match take turns: on PostgreSQL the match row's lock, on SQLite
     # BEGIN IMMEDIATE. Each then reads what the one before it committed, so a stale
@@ -156,8 +172,10 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
                        "someone appended first; re-read it and retry", seq)
     ev = _event(event, len(header.seats), index)
     if isinstance(ev, Undo):
-        return _undo(session, m, header, ev, seq, index, last)
-    state = snapshots.state_at(conn, match_id)
+        return _undo(session, m, header, ev, seq, index, last, commit)
+    ledger = conn.engine.url.render_as_string(hide_password=True)
+    kept = None if last is None else LIVE.get(ledger, match_id, last.seq, last.hash)
+    state = kept.state if kept is not None else snapshots.state_at(conn, match_id)
     assert state is not None
     result = step(state, ev, index)
     errors = [f for f in result.findings if f.severity == "error"]
@@ -178,17 +196,27 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
         conn.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(
             status=status, warnings=m.warnings + len(warnings),
             findings=list(m.findings) + [finding_json(f) for f in warnings]))
-    old = stored(conn, match_id, header, m.ok)
-    new = load(conn, match_id)
-    assert new is not None
+    if kept is None:
+        old, new = stored(conn, match_id, header, m.ok), load(conn, match_id)
+        assert new is not None
+        recorded = int(new.summary["events"])
+        derived = tuple(standing_derived(conn, match_id, len(header.seats)))
+    else:  # what the tables would give, from the append before and this one's rows
+        old, recorded = kept.model, kept.recorded + 1
+        derived = kept.derived + tuple((r.seq, d) for r, d in zip(rows[1:], result.derived,
+                                                                    strict=True))
+        new = compute(match_id, header, m.ok, recorded, rows[-1].seq, rows[-1].hash, derived)
     replace_model(conn, old, new)
-    session.commit()
+    LIVE.put(ledger, match_id, Kept(rows[-1].seq, rows[-1].hash, result.state, recorded,
+                                    derived, new))
+    if commit:
+        session.commit()
     return Appended(match_id, seq, index, rows[-1].seq + 1, _wire(rows[0].payload),
                     tuple(_wire(r.payload) for r in rows[1:]), tuple(warnings), status)
 
 
 def _undo(session: Session, m: Any, header: Header, ev: Undo, seq: int, index: int,
-          last: Any) -> Appended:
+          last: Any, commit: bool = True) -> Appended:
     """Store an undo: it takes back the last event standing (ledger/corrections.py)."""
     try:
         check_undo(ev.event, index)
@@ -210,7 +238,8 @@ def _undo(session: Session, m: Any, header: Header, ev: Undo, seq: int, index: i
     new = load(conn, m.id)
     assert new is not None
     replace_model(conn, old, new)
-    session.commit()
+    if commit:
+        session.commit()
     return Appended(m.id, seq, ev.event, seq + 1, _wire(rows[0].payload), (), (), status)
 
 

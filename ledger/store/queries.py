@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, RowMapping
 
 from ledger.corrections import standing_rows
@@ -139,15 +139,6 @@ def counts(conn: Connection) -> Mapping[str, int]:
     faulty = conn.execute(select(func.count()).select_from(MATCHES)
                           .where(MATCHES.c.ok.is_(False))).scalar_one()
     return {"matches": int(matches), "events": int(events), "faulty": int(faulty)}
-
-
-def ledger_version(engine: Engine) -> tuple[int, int]:
-    """The largest match id and event id: both grow with every change of the ledger
-    (its triggers refuse every update and delete of matches and events)."""
-    with engine.connect() as conn:
-        matches = conn.execute(select(func.max(MATCHES.c.id))).scalar()
-        events = conn.execute(select(func.max(EVENTS.c.id))).scalar()
-    return int(matches or 0), int(events or 0)
 
 
 def stored_object(conn: Connection, match_id: int) -> dict[str, Any]:

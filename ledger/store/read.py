@@ -34,17 +34,17 @@ from ledger.store.queries import (
     counts,
     events_of,
     get_match,
-    ledger_version,
     list_matches,
     player_totals,
     record_of,
     score_sheet,
 )
+from ledger.store.versions import Version, ledger_version, match_version
 
 __all__ = [
     "AUDITS", "COUNT_CAP", "MAX_PAGE", "RESULTS", "SORTS", "BadFilter", "Filters", "ListPage",
-    "Page", "ReplayUnavailable", "Row", "StoredMatch", "counts", "current_reviews",
+    "Page", "ReplayUnavailable", "Row", "Version", "StoredMatch", "counts", "current_reviews",
     "events_of", "fingerprint", "found_names", "get_match", "ledger_version", "list_matches",
-    "list_page", "load_match", "player_names", "player_totals", "points_lost", "record_of",
-    "score_sheet", "stored_plays",
+    "list_page", "load_match", "match_version", "player_names", "player_totals",
+    "points_lost", "record_of", "score_sheet", "stored_plays",
 ]

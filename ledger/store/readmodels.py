@@ -183,16 +183,20 @@ def _from_events(conn: Connection, m: Any) -> ReadModel | None:
     count = conn.execute(
         text("SELECT count(*) FROM events WHERE match_id = :m AND kind <> 'derived'"),
         {"m": m.id}).scalar_one()
+    derived = standing_derived(conn, m.id, len(header.seats))
+    return compute(m.id, header, m.ok, count, stats.seq, stats.hash, derived)
+
+
+def standing_derived(conn: Connection, match_id: int, seats: int) -> list[tuple[int, Event]]:
+    """The match's derived events ``(seq, event)`` that stand (what the read model sums)."""
     # The undos too: what the rules derived from an event taken back does not count.
-    derived = [(r.seq, ev) for r in standing_rows(list(conn.execute(
+    return [(r.seq, ev) for r in standing_rows(list(conn.execute(
         select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
                EVENTS.c.payload)
-        .where(EVENTS.c.match_id == m.id,
+        .where(EVENTS.c.match_id == match_id,
                or_(EVENTS.c.kind == "derived", EVENTS.c.type == UNDO))
         .order_by(EVENTS.c.seq))))
-        if r.kind == "derived"
-        and (ev := event_of(r.kind, r.payload, len(header.seats))) is not None]
-    return compute(m.id, header, m.ok, count, stats.seq, stats.hash, derived)
+        if r.kind == "derived" and (ev := event_of(r.kind, r.payload, seats)) is not None]
 
 
 def stored(conn: Connection, match_id: int, header: Header, ok: bool) -> ReadModel | None:

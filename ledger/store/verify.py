@@ -7,12 +7,16 @@ the recorded events any more: a derived row edited together with its hash
 chain, or an engine that changed its mind since the match was stored.
 The match's head (its event count and last hash, ``heads.py``) finds a tail
 removed, and the read models computed again from the events find a summary or
-score sheet row edited. A match that cannot be checked at all (a payload that
-is not JSON) is reported as that match's problem; the others are checked still.
+score sheet row edited; the players' totals are summed again from every match
+(when all are verified). A match that cannot be checked at all (a payload that
+is not JSON, a database error reading it) is reported as that match's problem; the
+others are checked still (on PostgreSQL each match in a savepoint of its own: an
+error aborts only that).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +34,7 @@ from ledger.store.hashing import content_hash, event_hash, genesis, stamp
 from ledger.store.heads import Head, read_head
 from ledger.store.importer import prepare, safe_audit
 from ledger.store.mapper import Header, event_of, finding_json, match_object, payload_of
-from ledger.store.models import EVENTS, HEADS, MATCHES, SUMMARIES
+from ledger.store.models import EVENTS, HEADS, MATCHES, PLAYER_TOTALS, SUMMARIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +68,70 @@ class Verified:
         if self.broken is None:
             return f"match {self.match_id}: ok ({self.rows} events)"
         b = self.broken
+        if self.match_id == 0:  # the players' totals, summed over every match
+            return f"player totals: BROKEN: {b.message} [{b.code}]"
         where = "" if b.seq is None else (f" at event {b.seq}" + (
             f" (recorded event {b.index}, {b.type})" if b.index is not None else ""))
         return f"match {self.match_id}: BROKEN{where}: {b.message} [{b.code}]"
 
 
 def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
-    """Verify one match, or every match in id order."""
+    """Verify one match, or every match in id order (then, when every match holds, the
+    players' totals too: a last ``Verified`` with ``match_id`` 0, only when broken)."""
     q = select(MATCHES.c.id).order_by(MATCHES.c.id)
     if match_id is not None:
         q = q.where(MATCHES.c.id == match_id)
     have = set(inspect(conn).get_table_names())  # a schema of before 0004 has no heads
+    models = SUMMARIES.name in have
+    # None: a match is broken, which it says itself; the sums over it would say it again.
+    totals: dict[str, Counter[str]] | None = {}
     for mid in [r.id for r in conn.execute(q)]:
-        yield verify_match(conn, mid, heads=HEADS.name in have,
-                           read_models=SUMMARIES.name in have)
+        checked, model = _apart(conn, mid, HEADS.name in have, models)
+        if model is _UNREAD or not checked.ok:
+            totals = None
+        elif totals is not None and model is not None:
+            for name, c in model.totals.items():
+                totals.setdefault(name, Counter()).update(c)
+        yield checked
+    if match_id is None and models and totals is not None and PLAYER_TOTALS.name in have:
+        broken = _totals(conn, totals)
+        if broken is not None:
+            yield Verified(0, 0, broken)
+
+
+_UNREAD = readmodels.ReadModel(0, {})  # a match whose read model cannot be computed
+
+
+def _apart(conn: Connection, match_id: int, heads: bool, read_models: bool
+           ) -> tuple[Verified, readmodels.ReadModel | None]:
+    """One match verified on its own, and its read model from its events (for the
+    players' totals). On PostgreSQL an error aborts the transaction it happens in, so
+    each match has a savepoint, rolled back after it (nothing is written)."""
+    savepoint = conn.begin_nested() if conn.dialect.name == "postgresql" else None
+    try:
+        checked = verify_match(conn, match_id, heads=heads, read_models=read_models)
+        if not read_models:
+            return checked, None
+        try:
+            return checked, readmodels.load(conn, match_id)
+        except Exception:  # said by verify_match, as that match's problem
+            return checked, _UNREAD
+    finally:
+        if savepoint is not None:
+            savepoint.rollback()
+
+
+def _totals(conn: Connection, want: dict[str, Counter[str]]) -> Broken | None:
+    """player_totals against the sums of every match's contribution from its events."""
+    have = {r.name: r for r in conn.execute(select(PLAYER_TOTALS))}
+    for name in sorted(set(have) | set(want)):
+        row, c = have.get(name), want.get(name, Counter())
+        for key in readmodels.TOTALS:
+            stored = 0 if row is None else int(getattr(row, key))
+            if stored != c[key]:
+                return Broken("totals-mismatch", f"player_totals.{key} of {name!r} holds "
+                              f"{stored}, the matches' events give {c[key]}")
+    return None
 
 
 def verify_match(conn: Connection, match_id: int, heads: bool = True,

@@ -1,6 +1,7 @@
 """Issue 19 (load): the matches list and the API's list are kept while the ledger holds
-the same (``web/page_cache.py``), and never served stale: a match stored or an event
-appended by anyone (another server process, the command line) shows at once."""
+the same, a match's page while its head does (``web/page_cache.py``), and never served
+stale: a match stored or an event appended by anyone (another server process, the
+command line) shows at once."""
 
 from __future__ import annotations
 
@@ -104,3 +105,48 @@ def test_each_language_has_its_own_page(ledger: tuple[TestClient, str, Path]) ->
     again = client.get("/matches?lang=ar")  # kept, and the cookie is still set
     assert again.text == arabic.text and "lang=ar" in again.headers["set-cookie"]
     assert 'lang="ar"' in client.get("/matches").text  # the cookie now says Arabic
+
+
+_DEAL = {"type": "deal", "hands": [["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"],
+                                   ["5-5", "5-4", "5-3", "5-2", "5-1", "5-0", "0-0"]]}
+
+
+def test_a_match_page_is_kept_until_its_own_head_moves(
+        ledger: tuple[TestClient, str, Path]) -> None:
+    client, _, _ = ledger
+    cache = _cache_of(client)
+    start = {"table": {"rules": "domena"}, "seats": ["Ali", "Omar"]}
+    mine = client.post("/api/matches", json=start).json()["id"]
+    other = client.post("/api/matches", json=start).json()["id"]
+    first = client.get(f"/matches/{mine}")
+    assert first.status_code == 200 and "0 recorded" in first.text
+    hits = cache.hits
+    # An append to another match moves the ledger, not this match's head: still kept.
+    res = client.post(f"/api/matches/{other}/events", json={"expected_seq": 0,
+                                                            "event": _DEAL})
+    assert res.status_code == 201, res.text
+    assert client.get(f"/matches/{mine}").text == first.text and cache.hits == hits + 1
+    res = client.post(f"/api/matches/{mine}/events", json={"expected_seq": 0,
+                                                           "event": _DEAL})
+    assert res.status_code == 201, res.text
+    after = client.get(f"/matches/{mine}")
+    assert cache.hits == hits + 1 and "1 recorded" in after.text
+    assert client.get("/matches/99999").status_code == 404  # not there: never kept
+    assert client.get("/matches/99999").status_code == 404 and cache.hits == hits + 1
+
+
+def test_a_kept_answer_is_sent_compressed_once(ledger: tuple[TestClient, str, Path]) -> None:
+    import gzip
+
+    client, _, _ = ledger
+    cache = _cache_of(client)
+    plain = client.get("/matches/1", headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    hits = cache.hits
+    raw: list[bytes] = []
+    for _ in range(2):  # the second is the kept one: the same compressed bytes
+        with client.stream("GET", "/matches/1", headers={"accept-encoding": "gzip"}) as res:
+            assert res.headers["content-encoding"] == "gzip"
+            raw.append(b"".join(res.iter_raw()))
+    assert cache.hits == hits + 1 and raw[0] == raw[1]
+    assert gzip.decompress(raw[1]).decode() == plain.text

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from ledger.store import read, write
 from web.access import OwnerOnly, RecorderOnly, is_owner, require_key, sees_live_hands
-from web.deps import DbInt, MatchId, ReadSession, WriteSession
+from web.deps import DbInt, MatchId, ReadSession, Writes, WriteSession
 from web.redact import redact_live
 
 router = APIRouter(prefix="/api", tags=["matches"])
@@ -51,9 +51,10 @@ _REFUSED: dict[int | str, dict[str, Any]] = {
              description="Off loopback the server wants its owner token (`Authorization: "
                          "Bearer <token>`). The answer holds the match's `recorder_key`, "
                          "shown this once: every append and undo needs it.")
-def start_match(_: OwnerOnly, body: MatchIn, session: WriteSession,
+def start_match(_: OwnerOnly, body: MatchIn, writer: Writes,
                 response: Response) -> dict[str, Any]:
-    got = write.start_keyed(session, body.model_dump(exclude_none=True))
+    header = body.model_dump(exclude_none=True)
+    got = writer.run(lambda session: write.start_keyed(session, header, commit=False))
     log.info("match %s started; its recorder key issued", got.match_id)
     response.headers["Location"] = f"/api/matches/{got.match_id}"
     response.headers["Cache-Control"] = "no-store"
@@ -82,8 +83,9 @@ def rotate_key(request: Request, match_id: MatchId, session: WriteSession,
                         422: {"description": "the event breaks a rule or cannot be read"},
                         404: {"description": "no such match"}, **_REFUSED})
 def append_event(_: RecorderOnly, match_id: MatchId, body: EventIn,
-                 session: WriteSession) -> dict[str, Any]:
-    got = write.append(session, match_id, body.event, body.expected_seq)
+                 writer: Writes) -> dict[str, Any]:
+    got = writer.run(lambda session: write.append(session, match_id, body.event,
+                                                  body.expected_seq, commit=False))
     return {"id": match_id, "seq": got.seq, "event": got.index, "next_seq": got.next_seq,
             "recorded": got.event, "derived": list(got.derived),
             "warnings": [f.to_dict() for f in got.findings], "status": got.status}
