@@ -418,8 +418,54 @@ static inline int count_node(Search *s) {
 
 typedef struct {
     uint32_t board;
-    int tile, gain, order;
+    int tile, gain, order; /* tile | end << 5 */
 } MoveT;
+
+/* The moves of the tiles ``fit`` on board ``b`` (one per board made and score), likely
+ * best first: ``first`` (a kept best move), then the fewest answers left to the next
+ * seat ``q``, the heaviest tile and the largest score. Both searches use it. */
+static int gen_moves(const Search *s, uint32_t u, uint32_t drawers, uint32_t b, uint32_t fit,
+                     int q, int pos, int first, MoveT *mv) {
+    int n = 0;
+    uint32_t hq = s->hands[q];
+    for (uint32_t x = fit; x; x &= x - 1) {
+        int t = __builtin_ctz(x);
+        int from = n;
+        for (int i = 0; i < 4; i++) {
+            uint32_t e = END(b, i);
+            if (e == CLOSED || (e != (uint32_t)s->hi[t] && e != (uint32_t)s->lo[t])) continue;
+            uint32_t nb = place(s, b, t, i);
+            int gain = 0;
+            if (s->fives) {
+                int c = fives_count(nb);
+                gain = (c > 0 && c % 5 == 0) ? c : 0;
+            }
+            nb = canonical(nb, s->fives);
+            int dup = 0;
+            for (int k = from; k < n; k++)
+                if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
+            if (dup) continue;
+            mv[n].board = nb;
+            mv[n].tile = t | i << 5;
+            mv[n].gain = gain;
+            /* The child's bucket is most likely a miss in the cache: ask for it now. */
+            __builtin_prefetch(bucket(s, key_of(s, u ^ 1u << t, drawers, nb, q, pos)));
+            mv[n].order = (t | i << 5) == first ? -(1 << 20)
+                : (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
+            n++;
+        }
+    }
+    for (int i = 1; i < n; i++) { /* insertion sort: a handful of moves */
+        MoveT m = mv[i];
+        int j = i - 1;
+        while (j >= 0 && mv[j].order > m.order) {
+            mv[j + 1] = mv[j];
+            j--;
+        }
+        mv[j + 1] = m;
+    }
+    return n;
+}
 
 /* The search: 1 with ``out`` the exact future points per side, 0 when the position is
  * worth less than ``limit`` to ``parent`` (shallow pruning, one-winner tables only),
@@ -456,46 +502,9 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     if (!one_tile && recall(s, line, key, out)) return 1;
     int q = (p + 1) % s->seats;
     MoveT mv[MAX_MOVES];
-    int n = 0;
-    uint32_t hq = s->hands[q];
-    for (uint32_t x = fit; x; x &= x - 1) {
-        int t = __builtin_ctz(x);
-        int first = n;
-        for (int i = 0; i < 4; i++) {
-            uint32_t e = END(b, i);
-            if (e == CLOSED || (e != (uint32_t)s->hi[t] && e != (uint32_t)s->lo[t])) continue;
-            uint32_t nb = place(s, b, t, i);
-            int gain = 0;
-            if (s->fives) {
-                int c = fives_count(nb);
-                gain = (c > 0 && c % 5 == 0) ? c : 0;
-            }
-            nb = canonical(nb, s->fives);
-            int dup = 0;
-            for (int k = first; k < n; k++)
-                if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
-            if (dup) continue;
-            mv[n].board = nb;
-            mv[n].tile = t;
-            mv[n].gain = gain;
-            /* The child's bucket is most likely a miss in the cache: ask for it now. */
-            __builtin_prefetch(bucket(s, key_of(s, u ^ 1u << t, drawers, nb, q, pos)));
-            /* Likely best first: fewest answers for the next seat, then heaviest. */
-            mv[n].order = (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
-            n++;
-        }
-    }
+    int n = gen_moves(s, u, drawers, b, fit, q, pos, -1, mv);
     if (n == 1) line = NULL;
     else if (one_tile && recall(s, line, key, out)) return 1;
-    for (int i = 1; i < n; i++) { /* insertion sort: a handful of moves */
-        MoveT m = mv[i];
-        int j = i - 1;
-        while (j >= 0 && mv[j].order > m.order) {
-            mv[j + 1] = mv[j];
-            j--;
-        }
-        mv[j + 1] = m;
-    }
     if (s->flip && n > 1 && s->depth < FLIP_DEPTH) /* the other thread's order, reversed */
         for (int i = 0, j = n - 1; i < j; i++, j--) {
             MoveT m = mv[i];
@@ -514,7 +523,7 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     int have = 0;
     int child_limit = NEG_INF;
     for (int k = 0; k < n; k++) {
-        int t = mv[k].tile;
+        int t = mv[k].tile & 31;
         uint32_t lb = 1u << t, nh = h ^ lb, nu = u ^ lb, nb = mv[k].board;
         s->hands[p] = nh;
         s->hp[p] = pt - s->pips[t];
@@ -672,43 +681,7 @@ static int ab(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     int a0 = alpha, b0 = beta;
     int q = (p + 1) % s->seats;
     MoveT mv[MAX_MOVES];
-    int n = 0;
-    uint32_t hq = s->hands[q];
-    for (uint32_t x = fit; x; x &= x - 1) {
-        int t = __builtin_ctz(x);
-        int from = n;
-        for (int i = 0; i < 4; i++) {
-            uint32_t e = END(b, i);
-            if (e == CLOSED || (e != (uint32_t)s->hi[t] && e != (uint32_t)s->lo[t])) continue;
-            uint32_t nb = place(s, b, t, i);
-            int gain = 0;
-            if (s->fives) {
-                int c = fives_count(nb);
-                gain = (c > 0 && c % 5 == 0) ? c : 0;
-            }
-            nb = canonical(nb, s->fives);
-            int dup = 0;
-            for (int k = from; k < n; k++)
-                if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
-            if (dup) continue;
-            mv[n].board = nb;
-            mv[n].tile = t | i << 5;
-            mv[n].gain = gain;
-            /* The kept best move first, then fewest answers for the next seat, heaviest. */
-            mv[n].order = (t | i << 5) == first ? -(1 << 20)
-                : (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
-            n++;
-        }
-    }
-    for (int i = 1; i < n; i++) {
-        MoveT m = mv[i];
-        int j = i - 1;
-        while (j >= 0 && mv[j].order > m.order) {
-            mv[j + 1] = mv[j];
-            j--;
-        }
-        mv[j + 1] = m;
-    }
+    int n = gen_moves(s, u, drawers, b, fit, q, pos, first, mv);
     v = -AB_INF;
     int best = -1, pt = s->hp[p];
     for (int k = 0; k < n; k++) {
