@@ -148,12 +148,13 @@ MAX_POSITIONS = 1_500_000
 # is too large. The count, not a clock, so that every run gives the same answer. The
 # largest position measured, a 4-seat Fives opening double, visited 500 million.
 MAX_NODES = 1_000_000_000
-# Room of the C max-n's table, 16 bytes a position. Fives with four seats keeps tens of
-# millions (up to 512 MiB, a sixteenth of the machine's memory at most: a full table drops
-# values and searches them again; 256 MiB costs such a deal about a third more time, 128
-# MiB about 1.7 times more; the table's pages are taken as they are touched); the tables
-# where one seat wins keep under a million (32 MiB: zeroing more memory would cost more
-# than it saves).
+# Room of the C max-n's table, 16 bytes a position (four-seat Fives with a table of 128
+# MiB or more: 8 bytes, twice as many positions in that memory). Fives with four seats
+# keeps tens of millions (up to 512 MiB, a sixteenth of the machine's memory at most: a
+# full table drops values and searches them again; 256 MiB costs such a deal about a third
+# more time, 128 MiB about 1.7 times more; the table's pages are taken as they are
+# touched); the tables where one seat wins keep under a million (32 MiB: zeroing more
+# memory would cost more than it saves).
 NATIVE_SLOTS_MOST = 1 << 25
 
 
