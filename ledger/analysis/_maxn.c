@@ -69,6 +69,11 @@ typedef struct {
     int round5[1024];
     PyObject *block;
     Entry *table;
+    /* Fives each for himself, no stock, a large table: 8-byte entries (``compact``), each
+     * line of ``cmask`` + 1 holding eight. */
+    int compact;
+    uint64_t cmask;
+    int cshift;
     size_t table_bytes;
     Entry *blocked; /* block values by hands: the rules' hook is Python, and slow */
     uint64_t mask;
@@ -194,8 +199,65 @@ static inline uint64_t key_of(const Search *s, uint32_t u, uint32_t drawers, uin
         | (uint64_t)drawers << 41 | 1ull << 63;
 }
 
+/* A bijection of 53-bit numbers: a Fives key without a stock has 53 bits (tiles held,
+ * board, seat), so its line and a check of the other bits tell it exactly. */
+#define KEY53 ((1ull << 53) - 1)
+
+static inline uint64_t mix53(uint64_t k) {
+    k &= KEY53;
+    k ^= k >> 29;
+    k = (k * 0x9E3779B97F4A7C15ull) & KEY53;
+    k ^= k >> 26;
+    k = (k * 0xBF58476D1CE4E5B9ull) & KEY53;
+    return k ^ (k >> 27);
+}
+
 static inline Entry *bucket(const Search *s, uint64_t key) {
+    if (s->compact) return s->table + ((mix53(key) & s->cmask) << 2);
     return s->table + (mix(key) & s->mask & ~(uint64_t)(WAYS - 1));
+}
+
+/* Compact entries: four values of 7 bits each (points / 5: every Fives score is a
+ * multiple of 5, and no seat scores 640 in a deal), the tiles held (at most 15: it only
+ * chooses what to drop; 0: free) and 32 bits that, with the line, are the key. One word:
+ * two threads read and write it whole, with no lock. */
+static int recall_compact(const Search *s, Entry *line, uint64_t key, int16_t *out) {
+    uint64_t h = mix53(key), *w = (uint64_t *)line;
+    uint64_t check = h >> s->cshift;
+    for (int i = 0; i < 2 * WAYS; i++) {
+        uint64_t x = __atomic_load_n(w + i, __ATOMIC_RELAXED);
+        if ((x >> 32) == check && (x >> 28 & 15u)) {
+            for (int k = 0; k < 4; k++) out[k] = (int16_t)(((x >> (7 * k)) & 127u) * 5);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void store_compact(Search *s, Entry *line, uint64_t key, const int16_t *v) {
+    uint64_t word = 0, *w = (uint64_t *)line;
+    for (int k = 0; k < 4; k++) {
+        if (v[k] < 0 || v[k] >= 640 || v[k] % 5) return; /* not kept: searched again */
+        word |= (uint64_t)(v[k] / 5) << (7 * k);
+    }
+    int held = __builtin_popcount((uint32_t)(key & 0xFFFFFFFu));
+    uint64_t h = mix53(key), check = h >> s->cshift;
+    word |= (uint64_t)(held > 15 ? 15 : held) << 28 | check << 32;
+    int slot = 0, fewest = 99;
+    for (int i = 0; i < 2 * WAYS; i++) {
+        uint64_t x = __atomic_load_n(w + i, __ATOMIC_RELAXED);
+        int kept = (int)(x >> 28 & 15u);
+        if (!kept) {
+            slot = i;
+            s->stored++;
+            break;
+        }
+        if (kept < fewest) {
+            fewest = kept;
+            slot = i;
+        }
+    }
+    __atomic_store_n(w + slot, word, __ATOMIC_RELAXED);
 }
 
 /* Two threads share the table while they search one position (``solve``): a line of
@@ -225,6 +287,7 @@ static inline Entry *lookup(Entry *e, uint64_t key) {
 
 /* A kept value into ``out``: 1 if the position is kept. */
 static inline int recall(const Search *s, Entry *line, uint64_t key, int16_t *out) {
+    if (s->compact) return recall_compact(s, line, key, out);
     lock_line(s, line);
     Entry *hit = lookup(line, key);
     if (hit) memcpy(out, hit->v, 4 * sizeof *out);
@@ -235,6 +298,10 @@ static inline int recall(const Search *s, Entry *line, uint64_t key, int16_t *ou
 /* A free slot, else the one with the smallest subtree (fewest tiles held): it is the
  * cheapest to search again. */
 static void store(Search *s, Entry *e, uint64_t key, const int16_t *v) {
+    if (s->compact) {
+        store_compact(s, e, key, v);
+        return;
+    }
     Entry *slot = NULL;
     int fewest = 99;
     lock_line(s, e);
@@ -418,8 +485,70 @@ static inline int count_node(Search *s) {
 
 typedef struct {
     uint32_t board;
-    int tile, gain, order;
+    int tile, gain, order; /* tile | end << 5 */
 } MoveT;
+
+/* The bucket of the position after tile ``t`` is played, most likely a miss in the
+ * cache: ask for it now, for the seat that will move there (the next ones may pass: a
+ * request for a position never looked up takes the room of one that is). None when the
+ * move ends the deal. With a stock the next seat draws rather than passes. */
+static inline void prefetch_child(const Search *s, uint32_t nu, uint32_t drawers, uint32_t nb,
+                                  int q, int pos, int t) {
+    int p = (q + s->seats - 1) % s->seats;
+    uint32_t left = s->hands[p] ^ 1u << t, nf = fit_of(s, nb);
+    if (!left) return;
+    if (pos >= s->nstock) {
+        if (!(nu & nf)) return;
+        for (int k = 0; k < s->seats && !((q == p ? left : s->hands[q]) & nf); k++)
+            q = (q + 1) % s->seats;
+    }
+    __builtin_prefetch(bucket(s, key_of(s, nu, drawers, nb, q, pos)));
+}
+
+/* The moves of the tiles ``fit`` on board ``b`` (one per board made and score), likely
+ * best first: ``first`` (a kept best move), then the fewest answers left to the next
+ * seat ``q``, the heaviest tile and the largest score. Both searches use it. */
+static int gen_moves(const Search *s, uint32_t u, uint32_t drawers, uint32_t b, uint32_t fit,
+                     int q, int pos, int first, MoveT *mv) {
+    int n = 0;
+    uint32_t hq = s->hands[q];
+    for (uint32_t x = fit; x; x &= x - 1) {
+        int t = __builtin_ctz(x);
+        int from = n;
+        for (int i = 0; i < 4; i++) {
+            uint32_t e = END(b, i);
+            if (e == CLOSED || (e != (uint32_t)s->hi[t] && e != (uint32_t)s->lo[t])) continue;
+            uint32_t nb = place(s, b, t, i);
+            int gain = 0;
+            if (s->fives) {
+                int c = fives_count(nb);
+                gain = (c > 0 && c % 5 == 0) ? c : 0;
+            }
+            nb = canonical(nb, s->fives);
+            int dup = 0;
+            for (int k = from; k < n; k++)
+                if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
+            if (dup) continue;
+            mv[n].board = nb;
+            mv[n].tile = t | i << 5;
+            mv[n].gain = gain;
+            prefetch_child(s, u ^ 1u << t, drawers, nb, q, pos, t);
+            mv[n].order = (t | i << 5) == first ? -(1 << 20)
+                : (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
+            n++;
+        }
+    }
+    for (int i = 1; i < n; i++) { /* insertion sort: a handful of moves */
+        MoveT m = mv[i];
+        int j = i - 1;
+        while (j >= 0 && mv[j].order > m.order) {
+            mv[j + 1] = mv[j];
+            j--;
+        }
+        mv[j + 1] = m;
+    }
+    return n;
+}
 
 /* The search: 1 with ``out`` the exact future points per side, 0 when the position is
  * worth less than ``limit`` to ``parent`` (shallow pruning, one-winner tables only),
@@ -456,46 +585,9 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     if (!one_tile && recall(s, line, key, out)) return 1;
     int q = (p + 1) % s->seats;
     MoveT mv[MAX_MOVES];
-    int n = 0;
-    uint32_t hq = s->hands[q];
-    for (uint32_t x = fit; x; x &= x - 1) {
-        int t = __builtin_ctz(x);
-        int first = n;
-        for (int i = 0; i < 4; i++) {
-            uint32_t e = END(b, i);
-            if (e == CLOSED || (e != (uint32_t)s->hi[t] && e != (uint32_t)s->lo[t])) continue;
-            uint32_t nb = place(s, b, t, i);
-            int gain = 0;
-            if (s->fives) {
-                int c = fives_count(nb);
-                gain = (c > 0 && c % 5 == 0) ? c : 0;
-            }
-            nb = canonical(nb, s->fives);
-            int dup = 0;
-            for (int k = first; k < n; k++)
-                if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
-            if (dup) continue;
-            mv[n].board = nb;
-            mv[n].tile = t;
-            mv[n].gain = gain;
-            /* The child's bucket is most likely a miss in the cache: ask for it now. */
-            __builtin_prefetch(bucket(s, key_of(s, u ^ 1u << t, drawers, nb, q, pos)));
-            /* Likely best first: fewest answers for the next seat, then heaviest. */
-            mv[n].order = (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
-            n++;
-        }
-    }
+    int n = gen_moves(s, u, drawers, b, fit, q, pos, -1, mv);
     if (n == 1) line = NULL;
     else if (one_tile && recall(s, line, key, out)) return 1;
-    for (int i = 1; i < n; i++) { /* insertion sort: a handful of moves */
-        MoveT m = mv[i];
-        int j = i - 1;
-        while (j >= 0 && mv[j].order > m.order) {
-            mv[j + 1] = mv[j];
-            j--;
-        }
-        mv[j + 1] = m;
-    }
     if (s->flip && n > 1 && s->depth < FLIP_DEPTH) /* the other thread's order, reversed */
         for (int i = 0, j = n - 1; i < j; i++, j--) {
             MoveT m = mv[i];
@@ -514,7 +606,7 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     int have = 0;
     int child_limit = NEG_INF;
     for (int k = 0; k < n; k++) {
-        int t = mv[k].tile;
+        int t = mv[k].tile & 31;
         uint32_t lb = 1u << t, nh = h ^ lb, nu = u ^ lb, nb = mv[k].board;
         s->hands[p] = nh;
         s->hp[p] = pt - s->pips[t];
@@ -672,43 +764,7 @@ static int ab(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     int a0 = alpha, b0 = beta;
     int q = (p + 1) % s->seats;
     MoveT mv[MAX_MOVES];
-    int n = 0;
-    uint32_t hq = s->hands[q];
-    for (uint32_t x = fit; x; x &= x - 1) {
-        int t = __builtin_ctz(x);
-        int from = n;
-        for (int i = 0; i < 4; i++) {
-            uint32_t e = END(b, i);
-            if (e == CLOSED || (e != (uint32_t)s->hi[t] && e != (uint32_t)s->lo[t])) continue;
-            uint32_t nb = place(s, b, t, i);
-            int gain = 0;
-            if (s->fives) {
-                int c = fives_count(nb);
-                gain = (c > 0 && c % 5 == 0) ? c : 0;
-            }
-            nb = canonical(nb, s->fives);
-            int dup = 0;
-            for (int k = from; k < n; k++)
-                if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
-            if (dup) continue;
-            mv[n].board = nb;
-            mv[n].tile = t | i << 5;
-            mv[n].gain = gain;
-            /* The kept best move first, then fewest answers for the next seat, heaviest. */
-            mv[n].order = (t | i << 5) == first ? -(1 << 20)
-                : (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
-            n++;
-        }
-    }
-    for (int i = 1; i < n; i++) {
-        MoveT m = mv[i];
-        int j = i - 1;
-        while (j >= 0 && mv[j].order > m.order) {
-            mv[j + 1] = mv[j];
-            j--;
-        }
-        mv[j + 1] = m;
-    }
+    int n = gen_moves(s, u, drawers, b, fit, q, pos, first, mv);
     v = -AB_INF;
     int best = -1, pt = s->hp[p];
     for (int k = 0; k < n; k++) {
@@ -923,6 +979,10 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     self->mask = size - 1;
+    /* Compact entries where the check fits 32 bits: 2^21 lines (16 MiB) or more. */
+    self->compact = fives && nst == 0 && self->sides > 2 && size >= (1u << 23);
+    self->cmask = size / WAYS - 1;
+    self->cshift = __builtin_ctzll(size / WAYS);
     self->stored = self->nodes = 0;
     return 0;
 }
@@ -1142,7 +1202,7 @@ static PyObject *Search_get_blocks(Search *self, void *unused) {
 }
 
 static PyObject *Search_get_capacity(Search *self, void *unused) {
-    return PyLong_FromUnsignedLongLong(self->mask + 1);
+    return PyLong_FromUnsignedLongLong((self->mask + 1) << self->compact);
 }
 
 static PyMethodDef Search_methods[] = {

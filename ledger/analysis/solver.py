@@ -57,9 +57,16 @@ alike: an end is its number, whether a double lies there and whether its arm hol
 tile), a forced move not kept, only what follows it, a table sized by the machine
 (``NATIVE_SLOTS``), and both cores on each position: two threads share the table, one
 trying the first branchings' moves in reverse order (see ``_maxn.c``). A first deal
-(6-6 opens) takes about 30 s of CPU (40 s with two threads on a busy machine, where they
-seldom run at once), a later one more: its leader may open with any tile, and each
-double he holds opens a large tree of its own (``benchmarks/solver.py``).
+(6-6 opens) visits 100 to 150 million positions, 20 to 26 million of them distinct, in
+about 30 s of CPU (40 s with two threads on a busy machine, where they seldom run at
+once), a later one more: its leader may open with any tile, and each double he holds
+opens a large tree of its own (``benchmarks/solver.py``). A profile (perf) puts about
+four fifths of that time on waiting for the table's memory, one random line a visit.
+Tried and measured, cutting nothing worth keeping: bounds on what the rest of a deal can
+score (the in-deal counts leave the sum of the seats' futures far above what a parent
+already has, so shallow pruning never fires), keying dead ends (a number no tile held
+shows) by what they add (0.7% fewer visits), and a small cache-sized table for positions
+of 8 tiles or fewer (twice the visits).
 
 Positions on their own (a prefix of a deal, or hands the caller supplies) and batches of
 them: ``ledger/analysis/positions.py``.
@@ -141,12 +148,13 @@ MAX_POSITIONS = 1_500_000
 # is too large. The count, not a clock, so that every run gives the same answer. The
 # largest position measured, a 4-seat Fives opening double, visited 500 million.
 MAX_NODES = 1_000_000_000
-# Room of the C max-n's table, 16 bytes a position. Fives with four seats keeps tens of
-# millions (up to 512 MiB, a sixteenth of the machine's memory at most: a full table drops
-# values and searches them again; 256 MiB costs such a deal about a third more time, 128
-# MiB about 1.7 times more; the table's pages are taken as they are touched); the tables
-# where one seat wins keep under a million (32 MiB: zeroing more memory would cost more
-# than it saves).
+# Room of the C max-n's table, 16 bytes a position (four-seat Fives with a table of 128
+# MiB or more: 8 bytes, twice as many positions in that memory). Fives with four seats
+# keeps tens of millions (up to 512 MiB, a sixteenth of the machine's memory at most: a
+# full table drops values and searches them again; 256 MiB costs such a deal about a third
+# more time, 128 MiB about 1.7 times more; the table's pages are taken as they are
+# touched); the tables where one seat wins keep under a million (32 MiB: zeroing more
+# memory would cost more than it saves).
 NATIVE_SLOTS_MOST = 1 << 25
 
 
@@ -692,338 +700,396 @@ class DealSolver:
     # --- the search -----------------------------------------------------------------
 
     def _build(self) -> None:
-        """Bind the two searches as closures over the deal's constant tables (speed)."""
+        """Set up the Python searches over the deal's constant tables, or the C search."""
         rules = self.rules
         seats = rules.seats
-        sides = rules.sides
         side = tuple(rules.side_of(s) for s in range(seats))
         self._side = side
-        nxt = tuple((s + 1) % seats for s in range(seats))
-        if sides == 2:
+        if rules.sides == 2:
             # The margin search flips sign at every change of turn.
-            assert all(side[nxt[s]] != side[s] for s in range(seats))
-        losers = tuple(rules.losers_of(s) for s in range(seats))
+            assert all(side[(s + 1) % seats] != side[s] for s in range(seats))
         # Key of the hands: all hands packed when tiles move between them (draws), else
         # the union of the hands (each tile's holder is fixed for the deal).
         self._shift = tuple(28 * s for s in range(seats)) if self.draws else (0,) * seats
-        shift = self._shift
-        stock = tuple(t.index for t in self.stock)
-        nstock = len(stock)
-        fives = rules.fives
-        hands = self._hands
-        pips = self._pips
-        spips = self._spips
-        tt = self.tt
-        memo = self.memo
-        boards = self.boards
-        fitof = boards.fit
-        moves_of = boards.moves
-        codes = boards.codes
-        blocks = self._blocks
-        leader = self._leader
-        budget = self.budget
+        general = _General(self)
+        self._ab: Callable[[int, int, int, int, int, int, int], int] = general.ab
+        self._mx = general.mx
+        self._fast_maxn = rules.sides > 2 and not rules.fives and not self.draws
+        self._fast = rules.sides == 2 and not rules.fives and not self.draws
+        self._native: _NativeSearch | None = None
+        if self._use_native:
+            self._native = _native_search(rules, self._native_slots,
+                                          general.stock, general.native_block, self._leader,
+                                          self._shared, self._threads)
+            return  # the Python searches' own tables are not needed
+        if self._fast_maxn:
+            self._mx_line = _LineMaxn(rules, self._hands, self._pips, self.memo_codes,
+                                      general.block_vec, self.budget).mx
+        if self._fast:
+            self._ab_line = _LineSearch(rules, self._hands, self._spips, self.tt,
+                                        general.fast_block_vec).ab
+
+
+# A table of bounds: (lower, upper, best move code) of a position's margin.
+_NO_BOUNDS = (-_INF, _INF, -1)
+
+
+def _window(entry: tuple[int, int, int], alpha: int, beta: int) -> tuple[int | None, int, int]:
+    """A kept position's bounds against the window: its value if they decide it, and
+    the window narrowed by them."""
+    lo, hi, _ = entry
+    if lo >= beta:
+        return lo, alpha, beta
+    if hi <= alpha:
+        return hi, alpha, beta
+    if lo == hi:
+        return lo, alpha, beta
+    return None, max(alpha, lo), min(beta, hi)
+
+
+def _bounds_after(entry: tuple[int, int, int], v: int, alpha: int, beta: int,
+                  best: int) -> tuple[int, int, int]:
+    """What a search of window (alpha, beta) that found ``v`` proves of the margin."""
+    if v <= alpha:
+        return entry[0], v, best
+    if v >= beta:
+        return v, entry[1], best
+    return v, v, best
+
+
+class _General:
+    """The Python searches of any table (the reference the C search is tested against):
+    alpha-beta on the margin for two sides, max-n for more. They work on the solver's
+    own lists (hands, pips) and tables, set from a position by ``DealSolver._load``."""
+
+    def __init__(self, solver: DealSolver) -> None:
+        rules = solver.rules
+        seats = rules.seats
+        self.rules = rules
+        self.seats, self.sides, self.fives = seats, rules.sides, rules.fives
+        self.side = side = solver._side
+        self.nxt = tuple((s + 1) % seats for s in range(seats))
+        self.losers = tuple(rules.losers_of(s) for s in range(seats))
+        self.shift = solver._shift
+        self.stock = tuple(t.index for t in solver.stock)
+        self.nstock = len(self.stock)
+        self.hands, self.pips, self.spips = solver._hands, solver._pips, solver._spips
+        self.tt, self.memo, self.blocks = solver.tt, solver.memo, solver._blocks
+        self.fitof, self.moves_of, self.codes = (solver.boards.fit, solver.boards.moves,
+                                                 solver.boards.codes)
+        self.leader = solver._leader
         # Outcome vectors take about twice the room of the fast path's numbers.
-        vector_budget = budget // 2
+        self.vector_budget = solver.budget // 2
         # The most a side can still win: the pips it would score. Without Fives nothing
         # else scores, and pips only fall, so this bounds the margin both ways.
-        use_bounds = not fives
-        stock_rest = tuple(sum(PIPS[t] for t in stock[k:]) for k in range(nstock + 1))
-        counts_partner = rules.count_partner and seats > sides
-        own_seats = tuple(tuple(w for w in range(seats) if side[w] == side[s])
-                          for s in range(seats))
-        opp_seats = tuple(tuple(w for w in range(seats) if side[w] != side[s])
-                          for s in range(seats))
-
-        def out_points(p: int) -> int:
-            pts = 0
-            for s in losers[p]:
-                pts += pips[s]
-            return round_to_five(pts) if fives else pts
-
-        # Block results by hands; and by pips alone when the rules' hook decided
-        # without looking at the tiles (see _Watched).
-        by_pips: dict[tuple[int, ...], Outcome] = {}
-
-        def block_vec(kb: int) -> Outcome:
-            got = blocks.get(kb)
-            if got is None:
-                counted = tuple(pips)
-                got = by_pips.get(counted)
-                if got is None:
-                    shown = _Watched(_tiles(h) for h in hands)
-                    view = _View(shown, leader, rules)
-                    object.__setattr__(view, "counted", counted)
-                    w = rules.block_winner(view)
-                    vec = [0] * sides
-                    if w is not None:
-                        pts = sum(counted[s] for s in losers[w])
-                        vec[side[w]] = round_to_five(pts) if fives else pts
-                    got = tuple(vec)
-                    if not shown.read:
-                        by_pips[counted] = got
-                blocks[kb] = got
-            return got
-
-        def fast_block_vec(kb: int) -> Outcome:
-            """``block_vec`` for the fast path, which keeps no pips per seat."""
-            got = blocks.get(kb)
-            if got is None:
-                for s in range(seats):
-                    pips[s] = _mask_pips(hands[s])
-                got = block_vec(kb)
-            return got
-
-        def ab(kb: int, u: int, bd: int, p: int, pos: int, alpha: int, beta: int) -> int:
-            """Future margin for the side of seat ``p`` (to move); fail-soft alpha-beta."""
-            fm = fitof[bd]
-            h = hands[p]
-            fit = h & fm
-            mine = side[p]
-            if not fit:
-                if pos < nstock:  # a forced draw: the stock's next tile
-                    t = stock[pos]
-                    lb = 1 << t
-                    hands[p] = h | lb
-                    pips[p] += PIPS[t]
-                    spips[mine] += PIPS[t]
-                    nu = u | lb
-                    if pos + 1 == nstock and not nu & fm:
-                        vec = block_vec(kb | lb << shift[p])
-                        v = vec[mine] - vec[1 - mine]
-                    else:
-                        v = ab(kb | lb << shift[p], nu, bd, p, pos + 1, alpha, beta)
-                    hands[p] = h
-                    pips[p] -= PIPS[t]
-                    spips[mine] -= PIPS[t]
-                    return v
-                return -ab(kb, u, bd, nxt[p], pos, -beta, -alpha)  # a forced pass
-            if use_bounds:
-                # What is left in the stock may still be drawn into any hand.
-                more = stock_rest[pos]
-                if counts_partner:
-                    total = spips[0] + spips[1] + more
-                    up = total - min(pips[w] for w in own_seats[p])
-                    down = total - min(pips[w] for w in opp_seats[p])
-                else:
-                    up = spips[1 - mine] + more
-                    down = spips[mine] + more
-                if up <= alpha:
-                    return up
-                if -down >= beta:
-                    return -down
-                if up < beta:
-                    beta = up
-                if -down > alpha:
-                    alpha = -down
-            key = kb << _KEY_LOW | bd << 8 | pos << 2 | p
-            e = tt.get(key)
-            first = -1
-            if e is not None:
-                lo, hi, first = e
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-            else:
-                lo, hi = -_INF, _INF
-            a0, b0 = alpha, beta
-            mv: list[int] = []
-            x = fit
-            bk = bd << _TILE_BITS
-            while x:
-                lb = x & -x
-                x ^= lb
-                t = lb.bit_length() - 1
-                mv += codes.get(bk | t) or moves_of(bd, t)
-            if len(mv) > 1:
-                # The kept best move first, then the moves that leave the next seat the
-                # fewest tiles to answer with, the heaviest tile first among equals.
-                hq = hands[nxt[p]]
-                mv.sort(key=lambda c: (c != first,
-                                       (hq & fitof[(c >> _TILE_BITS) & _BOARD_MASK]).bit_count(),
-                                       -PIPS[c & 31]))
-            v = -_INF
-            best = -1
-            pt = pips[p]
-            q = nxt[p]
-            sp = shift[p]
-            for code in mv:
-                t = code & 31
-                nb = (code >> _TILE_BITS) & _BOARD_MASK
-                gain = code >> (_TILE_BITS + _BOARD_BITS)
-                lb = 1 << t
-                nh = h ^ lb
-                hands[p] = nh
-                pips[p] = pt - PIPS[t]
-                spips[mine] -= PIPS[t]
-                nkb = kb ^ lb << sp
-                nu = u ^ lb
-                if not nh:
-                    c = gain + out_points(p)
-                elif pos >= nstock and not nu & fitof[nb]:
-                    vec = block_vec(nkb)
-                    c = gain + vec[mine] - vec[1 - mine]
-                else:
-                    c = gain - ab(nkb, nu, nb, q, pos, gain - beta, gain - alpha)
-                hands[p] = h
-                pips[p] = pt
-                spips[mine] += PIPS[t]
-                if c > v:
-                    v = c
-                    best = code
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-            if len(mv) > 1:  # a forced move is its child's value: nothing to keep
-                if v <= a0:
-                    tt[key] = (lo, v, best)
-                elif v >= b0:
-                    tt[key] = (v, hi, best)
-                else:
-                    tt[key] = (v, v, best)
-            return v
-
-        prefs: dict[Outcome, tuple[tuple[int, ...], ...]] = {}
-
-        def pref(vec: Outcome) -> tuple[tuple[int, ...], ...]:
-            """Each seat's preference key of an outcome (cached: outcomes repeat a lot)."""
-            got = prefs.get(vec)
-            if got is None:
-                got = prefs[vec] = tuple(maxn_key(vec, s) for s in range(sides))
-            return got
-
+        self.use_bounds = not rules.fives
+        self.stock_rest = tuple(sum(PIPS[t] for t in self.stock[k:])
+                                for k in range(self.nstock + 1))
+        self.counts_partner = rules.count_partner and seats > rules.sides
+        self.own_seats = tuple(tuple(w for w in range(seats) if side[w] == side[s])
+                               for s in range(seats))
+        self.opp_seats = tuple(tuple(w for w in range(seats) if side[w] != side[s])
+                               for s in range(seats))
+        # Block results by pips alone, when the rules' hook decided without looking at
+        # the tiles (see _Watched).
+        self.by_pips: dict[tuple[int, ...], Outcome] = {}
+        self.prefs: dict[Outcome, tuple[tuple[int, ...], ...]] = {}
         # Without Fives only the deal's winner scores, so an outcome is one seat's points,
         # and a seat's worth of it is those points if it wins, minus the winner's if another
         # does. That allows "shallow pruning" between a position and its parent: the best
         # the mover here has found bounds what the parent's mover can get from here, and
         # once that is less than it already has, the rest of this position is not needed.
-        single_winner = not fives
-        never = _INF
+        self.single_winner = not rules.fives
 
-        def mx(kb: int, u: int, bd: int, p: int, pos: int, parent: int,
-               limit: int) -> Outcome | None:
-            """Future points per side under max-n play, memoised when exact.
+    # --- values of ends -------------------------------------------------------------
 
-            ``parent`` moved into this position and already has a move worth ``limit``
-            to it; None means this position is worth less than that to ``parent``.
-            """
-            fm = fitof[bd]
-            h = hands[p]
-            fit = h & fm
-            if not fit:
-                if pos < nstock:
-                    t = stock[pos]
-                    lb = 1 << t
-                    hands[p] = h | lb
-                    pips[p] += PIPS[t]
-                    nu = u | lb
-                    vec: Outcome | None
-                    if pos + 1 == nstock and not nu & fm:
-                        vec = block_vec(kb | lb << shift[p])
-                    else:
-                        vec = mx(kb | lb << shift[p], nu, bd, p, pos + 1, parent, limit)
-                    hands[p] = h
-                    pips[p] -= PIPS[t]
-                    return vec
-                return mx(kb, u, bd, nxt[p], pos, parent, limit)
-            key = kb << _KEY_LOW | bd << 8 | pos << 2 | p
-            got = memo.get(key)
-            if got is not None:
-                return got
-            mine = side[p]
-            prune = single_winner and p != parent
-            # The most this seat can still score: every other hand, and all of the stock.
-            ceiling = sum(pips) - pips[p] + stock_rest[pos] if single_winner else never
-            best: Outcome | None = None
-            best_key: tuple[int, ...] = ()
-            child_limit = -never
-            pt = pips[p]
-            q = nxt[p]
-            sp = shift[p]
-            mv: list[int] = []
-            x = fit
-            while x:
-                lb = x & -x
-                x ^= lb
-                mv += codes.get(bd << _TILE_BITS | (lb.bit_length() - 1)) or moves_of(
-                    bd, lb.bit_length() - 1)
-            if len(mv) > 1:
-                # Likely best first (it sets the bar the children are pruned against):
-                # the moves that leave the next seat fewest answers, heaviest first.
-                hq = hands[q]
-                mv.sort(key=lambda c: ((hq & fitof[(c >> _TILE_BITS) & _BOARD_MASK]).bit_count(),
-                                       -PIPS[c & 31]))
-            for code in mv:
-                t = code & 31
-                lb = 1 << t
-                nh = h ^ lb
-                nb = (code >> _TILE_BITS) & _BOARD_MASK
-                gain = code >> (_TILE_BITS + _BOARD_BITS)
-                hands[p] = nh
-                pips[p] = pt - PIPS[t]
-                nkb = kb ^ lb << sp
-                nu = u ^ lb
-                vec = None
-                if not nh:
-                    pts = out_points(p)
-                    vec = tuple(pts if s == mine else 0 for s in range(sides))
-                elif pos >= nstock and not nu & fitof[nb]:
-                    vec = block_vec(nkb)
-                else:
-                    vec = mx(nkb, nu, nb, q, pos, p, child_limit)
-                hands[p] = h
-                pips[p] = pt
-                if vec is None:
-                    continue  # worse for this seat than its best so far
-                if gain:
-                    vec = tuple(v + gain if s == mine else v for s, v in enumerate(vec))
-                k = pref(vec)[mine]
-                if best is None or k > best_key:
-                    best, best_key = vec, k
-                    if single_winner:
-                        own = best[mine]
-                        # The parent's worth of this position is at most -own if this
-                        # seat wins, else at most the winner's points so far.
-                        if prune and (-own if own > 0 else max(best)) < limit:
-                            return None
-                        if 0 < own >= ceiling:
-                            break  # it wins the most there is: nothing else is better
-                        child_limit = own if own > 0 else -max(best)
-            assert best is not None
-            if len(memo) >= vector_budget:
-                raise _Overflow
-            memo[key] = best
-            return best
+    def out_points(self, p: int) -> int:
+        pts = 0
+        for s in self.losers[p]:
+            pts += self.pips[s]
+        return round_to_five(pts) if self.fives else pts
 
-        self._ab: Callable[[int, int, int, int, int, int, int], int] = ab
-        self._fast_maxn = sides > 2 and not fives and not self.draws
-        self._fast = sides == 2 and not fives and not self.draws
-        self._mx = mx
-        self._native: _NativeSearch | None = None
-        if self._use_native:
-            def native_block(*held: int) -> Outcome:
-                kb = 0
-                for s in range(seats):
-                    hands[s] = held[s]
-                    pips[s] = _mask_pips(held[s])
-                    kb |= held[s] << shift[s]
-                return block_vec(kb)
+    def block_vec(self, kb: int) -> Outcome:
+        """The blocked deal's outcome with the hands set now (``kb``: their key)."""
+        got = self.blocks.get(kb)
+        if got is None:
+            counted = tuple(self.pips)
+            got = self.by_pips.get(counted)
+            if got is None:
+                rules = self.rules
+                shown = _Watched(_tiles(h) for h in self.hands)
+                view = _View(shown, self.leader, rules)
+                object.__setattr__(view, "counted", counted)
+                w = rules.block_winner(view)
+                vec = [0] * self.sides
+                if w is not None:
+                    pts = sum(counted[s] for s in self.losers[w])
+                    vec[self.side[w]] = round_to_five(pts) if self.fives else pts
+                got = tuple(vec)
+                if not shown.read:
+                    self.by_pips[counted] = got
+            self.blocks[kb] = got
+        return got
 
-            self._native = _native_search(rules, self._native_slots, stock, native_block,
-                                          leader, self._shared, self._threads)
-            return  # the Python searches' own tables are not needed
-        if self._fast_maxn:
-            self._mx_line = _line_maxn(rules, hands, pips, self.memo_codes, block_vec,
-                                       self.budget)
-        if self._fast:
-            self._ab_line = _line_search(rules, hands, spips, tt, fast_block_vec)
+    def fast_block_vec(self, kb: int) -> Outcome:
+        """``block_vec`` for the fast paths, which keep no pips per seat."""
+        got = self.blocks.get(kb)
+        if got is None:
+            for s in range(self.seats):
+                self.pips[s] = _mask_pips(self.hands[s])
+            got = self.block_vec(kb)
+        return got
+
+    def native_block(self, *held: int) -> Outcome:
+        """``block_vec`` of the hands the C search holds (its hook for unwritten rules)."""
+        kb = 0
+        for s in range(self.seats):
+            self.hands[s] = held[s]
+            self.pips[s] = _mask_pips(held[s])
+            kb |= held[s] << self.shift[s]
+        return self.block_vec(kb)
+
+    def moves(self, bd: int, fit: int, q: int, first: int) -> list[int]:
+        """The moves of the tiles ``fit`` on board ``bd``, likely best first: ``first`` (a
+        kept best move), then those that leave seat ``q`` (next) the fewest tiles to
+        answer with, the heaviest tile first among equals."""
+        mv: list[int] = []
+        x = fit
+        bk = bd << _TILE_BITS
+        codes = self.codes
+        while x:
+            lb = x & -x
+            x ^= lb
+            t = lb.bit_length() - 1
+            mv += codes.get(bk | t) or self.moves_of(bd, t)
+        if len(mv) > 1:
+            hq = self.hands[q]
+            fitof = self.fitof
+            mv.sort(key=lambda c: (c != first,
+                                   (hq & fitof[(c >> _TILE_BITS) & _BOARD_MASK]).bit_count(),
+                                   -PIPS[c & 31]))
+        return mv
+
+    # --- two sides: alpha-beta on the margin ---------------------------------------
+
+    def ab(self, kb: int, u: int, bd: int, p: int, pos: int, alpha: int, beta: int) -> int:
+        """Future margin for the side of seat ``p`` (to move); fail-soft alpha-beta."""
+        fit = self.hands[p] & self.fitof[bd]
+        if not fit:
+            return self._ab_no_move(kb, u, bd, p, pos, alpha, beta)
+        if self.use_bounds:
+            done, alpha, beta = self._ab_bounds(p, pos, alpha, beta)
+            if done is not None:
+                return done
+        key = kb << _KEY_LOW | bd << 8 | pos << 2 | p
+        entry = self.tt.get(key, _NO_BOUNDS)
+        done, a, b = _window(entry, alpha, beta)
+        if done is not None:
+            return done
+        mv = self.moves(bd, fit, self.nxt[p], entry[2])
+        v, best = self._ab_moves(kb, u, p, pos, mv, a, b)
+        if len(mv) > 1:  # a forced move is its child's value: nothing to keep
+            self.tt[key] = _bounds_after(entry, v, a, b, best)
+        return v
+
+    def _ab_no_move(self, kb: int, u: int, bd: int, p: int, pos: int, alpha: int,
+                    beta: int) -> int:
+        """Seat ``p`` cannot play: it draws the stock's next tile, or passes."""
+        if pos >= self.nstock:
+            return -self.ab(kb, u, bd, self.nxt[p], pos, -beta, -alpha)  # a forced pass
+        hands, pips, spips = self.hands, self.pips, self.spips
+        mine = self.side[p]
+        t = self.stock[pos]
+        lb = 1 << t
+        h = hands[p]
+        hands[p] = h | lb
+        pips[p] += PIPS[t]
+        spips[mine] += PIPS[t]
+        nu = u | lb
+        if pos + 1 == self.nstock and not nu & self.fitof[bd]:
+            vec = self.block_vec(kb | lb << self.shift[p])
+            v = vec[mine] - vec[1 - mine]
+        else:
+            v = self.ab(kb | lb << self.shift[p], nu, bd, p, pos + 1, alpha, beta)
+        hands[p] = h
+        pips[p] -= PIPS[t]
+        spips[mine] -= PIPS[t]
+        return v
+
+    def _ab_bounds(self, p: int, pos: int, alpha: int,
+                   beta: int) -> tuple[int | None, int, int]:
+        """The pip bounds on the margin: a value if they decide it, and the window."""
+        mine = self.side[p]
+        spips, pips = self.spips, self.pips
+        # What is left in the stock may still be drawn into any hand.
+        more = self.stock_rest[pos]
+        if self.counts_partner:
+            total = spips[0] + spips[1] + more
+            up = total - min(pips[w] for w in self.own_seats[p])
+            down = total - min(pips[w] for w in self.opp_seats[p])
+        else:
+            up = spips[1 - mine] + more
+            down = spips[mine] + more
+        if up <= alpha:
+            return up, alpha, beta
+        if -down >= beta:
+            return -down, alpha, beta
+        return None, max(alpha, -down), min(beta, up)
+
+    def _ab_moves(self, kb: int, u: int, p: int, pos: int, mv: list[int], alpha: int,
+                  beta: int) -> tuple[int, int]:
+        """The best of the moves ``mv`` of seat ``p``: its margin and its code."""
+        hands, pips, spips, fitof = self.hands, self.pips, self.spips, self.fitof
+        mine = self.side[p]
+        h = hands[p]
+        v = -_INF
+        best = -1
+        pt = pips[p]
+        q = self.nxt[p]
+        sp = self.shift[p]
+        for code in mv:
+            t = code & 31
+            nb = (code >> _TILE_BITS) & _BOARD_MASK
+            gain = code >> (_TILE_BITS + _BOARD_BITS)
+            lb = 1 << t
+            nh = h ^ lb
+            hands[p] = nh
+            pips[p] = pt - PIPS[t]
+            spips[mine] -= PIPS[t]
+            nkb = kb ^ lb << sp
+            nu = u ^ lb
+            if not nh:
+                c = gain + self.out_points(p)
+            elif pos >= self.nstock and not nu & fitof[nb]:
+                vec = self.block_vec(nkb)
+                c = gain + vec[mine] - vec[1 - mine]
+            else:
+                c = gain - self.ab(nkb, nu, nb, q, pos, gain - beta, gain - alpha)
+            hands[p] = h
+            pips[p] = pt
+            spips[mine] += PIPS[t]
+            if c > v:
+                v = c
+                best = code
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return v, best
+
+    # --- three or four sides: max-n ------------------------------------------------
+
+    def pref(self, vec: Outcome) -> tuple[tuple[int, ...], ...]:
+        """Each seat's preference key of an outcome (cached: outcomes repeat a lot)."""
+        got = self.prefs.get(vec)
+        if got is None:
+            got = self.prefs[vec] = tuple(maxn_key(vec, s) for s in range(self.sides))
+        return got
+
+    def mx(self, kb: int, u: int, bd: int, p: int, pos: int, parent: int,
+           limit: int) -> Outcome | None:
+        """Future points per side under max-n play, memoised when exact.
+
+        ``parent`` moved into this position and already has a move worth ``limit``
+        to it; None means this position is worth less than that to ``parent``.
+        """
+        fit = self.hands[p] & self.fitof[bd]
+        if not fit:
+            return self._mx_no_move(kb, u, bd, p, pos, parent, limit)
+        key = kb << _KEY_LOW | bd << 8 | pos << 2 | p
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        # Likely best first: it sets the bar the children are pruned against.
+        mv = self.moves(bd, fit, self.nxt[p], -1)
+        best = self._mx_moves(kb, u, p, pos, mv, parent, limit)
+        if best is None:
+            return None
+        if len(self.memo) >= self.vector_budget:
+            raise _Overflow
+        self.memo[key] = best
+        return best
+
+    def _mx_no_move(self, kb: int, u: int, bd: int, p: int, pos: int, parent: int,
+                    limit: int) -> Outcome | None:
+        """Seat ``p`` cannot play: it draws the stock's next tile, or passes."""
+        if pos >= self.nstock:
+            return self.mx(kb, u, bd, self.nxt[p], pos, parent, limit)
+        hands, pips = self.hands, self.pips
+        t = self.stock[pos]
+        lb = 1 << t
+        h = hands[p]
+        hands[p] = h | lb
+        pips[p] += PIPS[t]
+        nu = u | lb
+        vec: Outcome | None
+        if pos + 1 == self.nstock and not nu & self.fitof[bd]:
+            vec = self.block_vec(kb | lb << self.shift[p])
+        else:
+            vec = self.mx(kb | lb << self.shift[p], nu, bd, p, pos + 1, parent, limit)
+        hands[p] = h
+        pips[p] -= PIPS[t]
+        return vec
+
+    def _mx_child(self, kb: int, u: int, p: int, pos: int, code: int,
+                  limit: int) -> Outcome | None:
+        """The outcome after seat ``p`` plays ``code`` (None: pruned, see ``mx``)."""
+        hands, pips = self.hands, self.pips
+        t = code & 31
+        lb = 1 << t
+        h = hands[p]
+        nh = h ^ lb
+        nb = (code >> _TILE_BITS) & _BOARD_MASK
+        pt = pips[p]
+        hands[p] = nh
+        pips[p] = pt - PIPS[t]
+        nkb = kb ^ lb << self.shift[p]
+        nu = u ^ lb
+        vec: Outcome | None
+        if not nh:
+            pts = self.out_points(p)
+            vec = tuple(pts if s == self.side[p] else 0 for s in range(self.sides))
+        elif pos >= self.nstock and not nu & self.fitof[nb]:
+            vec = self.block_vec(nkb)
+        else:
+            vec = self.mx(nkb, nu, nb, self.nxt[p], pos, p, limit)
+        hands[p] = h
+        pips[p] = pt
+        return vec
+
+    def _mx_moves(self, kb: int, u: int, p: int, pos: int, mv: list[int], parent: int,
+                  limit: int) -> Outcome | None:
+        """The outcome seat ``p`` picks among ``mv`` (None: pruned, see ``mx``)."""
+        mine = self.side[p]
+        single_winner = self.single_winner
+        prune = single_winner and p != parent
+        # The most this seat can still score: every other hand, and all of the stock.
+        ceiling = sum(self.pips) - self.pips[p] + self.stock_rest[pos] if single_winner \
+            else _INF
+        best: Outcome | None = None
+        best_key: tuple[int, ...] = ()
+        child_limit = -_INF
+        for code in mv:
+            vec = self._mx_child(kb, u, p, pos, code, child_limit)
+            if vec is None:
+                continue  # worse for this seat than its best so far
+            gain = code >> (_TILE_BITS + _BOARD_BITS)
+            if gain:
+                vec = tuple(v + gain if s == mine else v for s, v in enumerate(vec))
+            k = self.pref(vec)[mine]
+            if best is None or k > best_key:
+                best, best_key = vec, k
+                if single_winner:
+                    own = best[mine]
+                    # The parent's worth of this position is at most -own if this seat
+                    # wins, else at most the winner's points so far.
+                    if prune and (-own if own > 0 else max(best)) < limit:
+                        return None
+                    if 0 < own >= ceiling:
+                        break  # it wins the most there is: nothing else is better
+                    child_limit = own if own > 0 else -max(best)
+        assert best is not None
+        return best
 
 
 # Searches kept for one-position solves (``shared``), by table and room: set up once,
@@ -1090,131 +1156,117 @@ _HEAVY_FIRST = [1024 - PIPS[i & 31] * 64 - (i >> 5) if i & 31 < 28 else 0
                 for i in range(64 * 32)]
 
 
-def _line_search(rules: Rules, hands: list[int], spips: list[int],
-                 tt: dict[int, tuple[int, int, int]],
-                 block_vec: Callable[[int], Outcome]) -> Callable[[int, int, int, int, int], int]:
+class _LineSearch:
     """The margin search specialised for pass tables (the hot path of every 4-seat deal).
 
     Same values as the general search. Tiles never change hands, so the tiles still
     held (``u``) key a position; every turn passes to the other side; ``spips`` holds
     each side's pips. ``block_vec`` must read the hands (it is called with them set).
     """
-    seats = rules.seats
-    side = tuple(rules.side_of(s) for s in range(seats))
-    nxt = tuple((s + 1) % seats for s in range(seats))
-    seat_key = tuple(s << 34 for s in range(seats))
-    # The seats after p in turn, each with whether it plays for p's side: a seat that
-    # cannot play passes, and the first that can is searched directly.
-    chain = tuple(tuple(((p + k) % seats, side[(p + k) % seats] == side[p])
-                        for k in range(1, seats + 1)) for p in range(seats))
-    counts_partner = rules.count_partner and seats > 2
-    own = tuple(tuple(w for w in range(seats) if side[w] == side[s]) for s in range(seats))
-    opp = tuple(tuple(w for w in range(seats) if side[w] != side[s]) for s in range(seats))
-    fit8, moves8, pipt = _FIT8, _MOVES8, PIPS
-    heavy_first = _HEAVY_FIRST.__getitem__
-    tt_get = tt.get
-    inf = _INF
-    # The moves of a seat on given ends, heaviest first, by (fitting tiles | ends << 28).
-    move_lists: dict[int, tuple[int, ...]] = {}
 
-    def moves(fit: int, e: int) -> tuple[int, ...]:
-        mv: list[int] = []
-        x = fit
-        eb = e << 5
-        while x:
-            lb = x & -x
-            x ^= lb
-            mv += moves8[eb | (lb.bit_length() - 1)]
-        mv.sort(key=heavy_first)
-        got = move_lists[fit | e << 28] = tuple(mv)
+    def __init__(self, rules: Rules, hands: list[int], spips: list[int],
+                 tt: dict[int, tuple[int, int, int]],
+                 block_vec: Callable[[int], Outcome]) -> None:
+        seats = rules.seats
+        self.hands, self.spips, self.tt, self.block_vec = hands, spips, tt, block_vec
+        self.side = side = tuple(rules.side_of(s) for s in range(seats))
+        self.nxt = tuple((s + 1) % seats for s in range(seats))
+        self.seat_key = tuple(s << 34 for s in range(seats))
+        # The seats after p in turn, each with whether it plays for p's side: a seat that
+        # cannot play passes, and the first that can is searched directly.
+        self.chain = tuple(tuple(((p + k) % seats, side[(p + k) % seats] == side[p])
+                                 for k in range(1, seats + 1)) for p in range(seats))
+        self.counts_partner = rules.count_partner and seats > 2
+        self.own = tuple(tuple(w for w in range(seats) if side[w] == side[s])
+                         for s in range(seats))
+        self.opp = tuple(tuple(w for w in range(seats) if side[w] != side[s])
+                         for s in range(seats))
+        # The moves of a seat on given ends, heaviest first, by (fitting tiles | ends << 28).
+        self.move_lists: dict[int, tuple[int, ...]] = {}
+
+    def moves(self, fit: int, e: int) -> tuple[int, ...]:
+        got = self.move_lists.get(fit | e << 28)
+        if got is None:
+            mv: list[int] = []
+            x = fit
+            eb = e << 5
+            while x:
+                lb = x & -x
+                x ^= lb
+                mv += _MOVES8[eb | (lb.bit_length() - 1)]
+            mv.sort(key=_HEAVY_FIRST.__getitem__)
+            got = self.move_lists[fit | e << 28] = tuple(mv)
         return got
 
-    def ab(u: int, e: int, p: int, alpha: int, beta: int) -> int:
-        fm = fit8[e]
-        h = hands[p]
-        fit = h & fm
-        if not fit:
-            return -ab(u, e, nxt[p], -beta, -alpha)
-        mine = side[p]
-        if counts_partner:
+    def _bounds(self, p: int) -> tuple[int, int]:
+        """The most seat ``p``'s side can still win (``up``) and lose (``down``)."""
+        spips = self.spips
+        if self.counts_partner:
             total = spips[0] + spips[1]
-            up = total - min(_mask_pips(hands[w]) for w in own[p])
-            down = total - min(_mask_pips(hands[w]) for w in opp[p])
+            hands = self.hands
+            return (total - min(_mask_pips(hands[w]) for w in self.own[p]),
+                    total - min(_mask_pips(hands[w]) for w in self.opp[p]))
+        mine = self.side[p]
+        return spips[1 - mine], spips[mine]
+
+    def _ordered(self, mv: tuple[int, ...], p: int, first: int) -> tuple[int, ...]:
+        """Moves that leave the next seat fewest tiles to answer with first; a kept best
+        move (``first``) before them all."""
+        hq = self.hands[self.nxt[p]]
+        if len(mv) == 2:
+            c0, c1 = mv
+            if (hq & _FIT8[c1 >> 5]).bit_count() < (hq & _FIT8[c0 >> 5]).bit_count():
+                mv = (c1, c0)
         else:
-            up = spips[1 - mine]
-            if not h & (h - 1):
-                return up  # the last tile fits: going out now scores the most there is
-            down = spips[mine]
+            mv = tuple(sorted(mv, key=lambda c: (hq & _FIT8[c >> 5]).bit_count()))
+        if first >= 0 and mv[0] != first:
+            mv = (first,) + tuple(c for c in mv if c != first)
+        return mv
+
+    def ab(self, u: int, e: int, p: int, alpha: int, beta: int) -> int:
+        h = self.hands[p]
+        fit = h & _FIT8[e]
+        if not fit:
+            return -self.ab(u, e, self.nxt[p], -beta, -alpha)
+        up, down = self._bounds(p)
+        if not self.counts_partner and not h & (h - 1):
+            return up  # the last tile fits: going out now scores the most there is
         if up <= alpha:
             return up
         if -down >= beta:
             return -down
-        if up < beta:
-            beta = up
-        if -down > alpha:
-            alpha = -down
-        mv = move_lists.get(fit | e << 28) or moves(fit, e)
-        many = len(mv) > 1
-        if many:
-            # Try first the moves that leave the next seat fewest tiles to answer with.
-            hq = hands[nxt[p]]
-            if len(mv) == 2:
-                c0, c1 = mv
-                if (hq & fit8[c1 >> 5]).bit_count() < (hq & fit8[c0 >> 5]).bit_count():
-                    mv = (c1, c0)
-            else:
-                mv = tuple(sorted(mv, key=lambda c: (hq & fit8[c >> 5]).bit_count()))
-            key = u | e << 28 | seat_key[p]
-            entry = tt_get(key)
-            if entry is not None:
-                lo, hi, first = entry
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-                if mv[0] != first:
-                    mv = (first,) + tuple(c for c in mv if c != first)
-            else:
-                lo, hi = -inf, inf
-            a0, b0 = alpha, beta
-        v = -inf
+        alpha, beta = max(alpha, -down), min(beta, up)
+        mv = self.move_lists.get(fit | e << 28) or self.moves(fit, e)
+        if len(mv) == 1:  # a forced move is its child's value: nothing to keep
+            return self._best(u, p, mv, alpha, beta)[0]
+        key = u | e << 28 | self.seat_key[p]
+        entry = self.tt.get(key, _NO_BOUNDS)
+        done, a, b = _window(entry, alpha, beta)
+        if done is not None:
+            return done
+        v, best = self._best(u, p, self._ordered(mv, p, entry[2]), a, b)
+        self.tt[key] = _bounds_after(entry, v, a, b, best)
+        return v
+
+    def _best(self, u: int, p: int, mv: tuple[int, ...], alpha: int,
+              beta: int) -> tuple[int, int]:
+        """The best of seat ``p``'s moves ``mv``: its margin and its code."""
+        hands, spips = self.hands, self.spips
+        h = hands[p]
+        mine = self.side[p]
+        v = -_INF
         best = -1
-        after = chain[p]
-        q1 = nxt[p]
         for code in mv:
             t = code & 31
             lb = 1 << t
             nh = h ^ lb
-            w = pipt[t]
+            w = PIPS[t]
             hands[p] = nh
             spips[mine] -= w
             if not nh:
-                c = spips[0] + spips[1] if counts_partner else spips[1 - mine]
+                c = spips[0] + spips[1] if self.counts_partner else spips[1 - mine]
             else:
-                nu = u ^ lb
-                ne = code >> 5
-                fm = fit8[ne]
-                hq = hands[q1]
-                if hq & fm:
-                    if hq & (hq - 1) or counts_partner:
-                        c = -ab(nu, ne, q1, -beta, -alpha)
-                    else:
-                        c = -spips[mine]  # the next seat goes out with its last tile
-                elif not nu & fm:
-                    vec = block_vec(nu)
-                    c = vec[mine] - vec[1 - mine]
-                else:
-                    for q, same in after:
-                        if hands[q] & fm:
-                            c = ab(nu, ne, q, alpha, beta) if same else -ab(
-                                nu, ne, q, -beta, -alpha)
-                            break
+                c = self._after(u ^ lb, code >> 5, p, alpha, beta)
             hands[p] = h
             spips[mine] += w
             if c > v:
@@ -1224,16 +1276,26 @@ def _line_search(rules: Rules, hands: list[int], spips: list[int],
                     alpha = v
                     if alpha >= beta:
                         break
-        if many:  # a forced move is its child's value: nothing to keep
-            if v <= a0:
-                tt[key] = (lo, v, best)
-            elif v >= b0:
-                tt[key] = (v, hi, best)
-            else:
-                tt[key] = (v, v, best)
-        return v
+        return v, best
 
-    return ab
+    def _after(self, nu: int, ne: int, p: int, alpha: int, beta: int) -> int:
+        """Seat ``p``'s margin once it has played, leaving ends ``ne`` and tiles ``nu``."""
+        hands, spips = self.hands, self.spips
+        mine = self.side[p]
+        fm = _FIT8[ne]
+        hq = hands[self.nxt[p]]
+        if hq & fm:
+            if hq & (hq - 1) or self.counts_partner:
+                return -self.ab(nu, ne, self.nxt[p], -beta, -alpha)
+            return -spips[mine]  # the next seat goes out with its last tile
+        if not nu & fm:
+            vec = self.block_vec(nu)
+            return vec[mine] - vec[1 - mine]
+        for q, same in self.chain[p]:
+            if hands[q] & fm:
+                return self.ab(nu, ne, q, alpha, beta) if same else -self.ab(
+                    nu, ne, q, -beta, -alpha)
+        raise AssertionError("a tile still held fits, so some seat can play")
 
 
 # --- the fast path of max-n: three or four seats, two ends, no stock, no Fives ----------
@@ -1254,19 +1316,8 @@ def _decode(code: int, sides: int) -> Outcome:
     return tuple(vec)
 
 
-def _line_maxn(rules: Rules, hands: list[int], pips: list[int], memo: dict[int, int],
-               block_vec: Callable[[int], Outcome],
-               budget: int) -> Callable[[int, int, int, int, int], int]:
-    """Max-n specialised for pass tables each for himself (Sahrat Draw, Casual Arena, 4 seats).
-
-    Same values and tie rule as the general max-n (``maxn_key``): on one-winner
-    outcomes a seat's order is its own win (more is better), then nobody scoring,
-    then another seat's win (fewer points better; at equal points the later seat).
-    ``pref[s][code]`` is that order as a number, ``worth[s][code]`` the seat's own
-    points or minus the winner's, which bounds what a parent can get ("shallow
-    pruning", as in the general search). -1 is the answer "pruned".
-    """
-    seats = rules.seats
+def _preferences(seats: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Each seat's order of one-winner codes (``_LineMaxn``) and what each is worth to it."""
     top = 8 * (PIPS_TOTAL + 1)
     pref: list[list[int]] = []
     worth_of: list[list[int]] = []
@@ -1281,73 +1332,108 @@ def _line_maxn(rules: Rules, hands: list[int], pips: list[int], memo: dict[int, 
             wo[code] = pts if w == s else -pts
         pref.append(pr)
         worth_of.append(wo)
-    chain = tuple(tuple((p + k) % seats for k in range(1, seats + 1)) for p in range(seats))
-    seat_key = tuple(s << 34 for s in range(seats))
-    fit8, moves8, pipt = _FIT8, _MOVES8, PIPS
-    heavy_first = _HEAVY_FIRST.__getitem__
-    memo_get = memo.get
-    blocks: dict[int, int] = {}
-    inf = _INF
+    return pref, worth_of
 
-    def block_code(u: int) -> int:
-        got = blocks.get(u)
+
+class _LineMaxn:
+    """Max-n specialised for pass tables each for himself (Sahrat Draw, Casual Arena, 4 seats).
+
+    Same values and tie rule as the general max-n (``maxn_key``): on one-winner
+    outcomes a seat's order is its own win (more is better), then nobody scoring,
+    then another seat's win (fewer points better; at equal points the later seat).
+    ``pref[s][code]`` is that order as a number, ``worth[s][code]`` the seat's own
+    points or minus the winner's, which bounds what a parent can get ("shallow
+    pruning", as in the general search). -1 is the answer "pruned".
+    """
+
+    def __init__(self, rules: Rules, hands: list[int], pips: list[int], memo: dict[int, int],
+                 block_vec: Callable[[int], Outcome], budget: int) -> None:
+        seats = rules.seats
+        self.seats, self.hands, self.pips, self.memo = seats, hands, pips, memo
+        self.block_vec, self.budget = block_vec, budget
+        self.pref, self.worth_of = _preferences(seats)
+        self.chain = tuple(tuple((p + k) % seats for k in range(1, seats + 1))
+                           for p in range(seats))
+        self.seat_key = tuple(s << 34 for s in range(seats))
+        self.blocks: dict[int, int] = {}
+
+    def block_code(self, u: int) -> int:
+        got = self.blocks.get(u)
         if got is None:
-            vec = block_vec(u)
-            w = max(range(seats), key=vec.__getitem__)
-            got = blocks[u] = _win_code(w, vec[w])
+            vec = self.block_vec(u)
+            w = max(range(self.seats), key=vec.__getitem__)
+            got = self.blocks[u] = _win_code(w, vec[w])
         return got
 
-    def mx(u: int, e: int, p: int, parent: int, limit: int) -> int:
-        fm = fit8[e]
-        h = hands[p]
-        fit = h & fm
-        if not fit:
-            return mx(u, e, chain[p][0], parent, limit)
-        key = u | e << 28 | seat_key[p]
-        got = memo_get(key)
-        if got is not None:
-            return got
+    def _moves(self, fit: int, e: int, p: int) -> list[int]:
+        """Seat ``p``'s moves, likely best first: fewest answers for the next seat, then
+        heaviest."""
         mv: list[int] = []
         x = fit
         eb = e << 5
         while x:
             lb = x & -x
             x ^= lb
-            mv += moves8[eb | (lb.bit_length() - 1)]
+            mv += _MOVES8[eb | (lb.bit_length() - 1)]
         if len(mv) > 1:
-            # Likely best first: fewest answers for the next seat, then heaviest.
-            hq = hands[chain[p][0]]
-            mv.sort(key=lambda c: ((hq & fit8[c >> 5]).bit_count() << 11) + heavy_first(c))
-        prune = p != parent
-        mine_pref = pref[p]
+            hq = self.hands[self.chain[p][0]]
+            heavy_first = _HEAVY_FIRST.__getitem__
+            mv.sort(key=lambda c: ((hq & _FIT8[c >> 5]).bit_count() << 11) + heavy_first(c))
+        return mv
+
+    def mx(self, u: int, e: int, p: int, parent: int, limit: int) -> int:
+        fit = self.hands[p] & _FIT8[e]
+        if not fit:
+            return self.mx(u, e, self.chain[p][0], parent, limit)
+        key = u | e << 28 | self.seat_key[p]
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        best = self._best(u, p, self._moves(fit, e, p), parent, limit)
+        if best < 0:
+            return best
+        if len(self.memo) >= self.budget:
+            raise _Overflow
+        self.memo[key] = best
+        return best
+
+    def _after(self, u: int, code: int, p: int, limit: int) -> int:
+        """The code of the outcome after seat ``p`` plays ``code`` (-1: pruned)."""
+        hands, pips = self.hands, self.pips
+        t = code & 31
+        lb = 1 << t
+        h = hands[p]
+        nh = h ^ lb
         pt = pips[p]
-        total = sum(pips)
-        ceiling = total - pt  # the most this seat can still win
-        best = -1
-        best_pref = -inf
-        child_limit = -inf
-        for code in mv:
-            t = code & 31
-            lb = 1 << t
-            nh = h ^ lb
-            hands[p] = nh
-            pips[p] = pt - pipt[t]
-            if not nh:
-                c = _win_code(p, total - pt)
+        hands[p] = nh
+        pips[p] = pt - PIPS[t]
+        if not nh:
+            c = _win_code(p, sum(pips) + PIPS[t] - pt)
+        else:
+            nu = u ^ lb
+            fm = _FIT8[code >> 5]
+            c = -1
+            if not nu & fm:
+                c = self.block_code(nu)
             else:
-                nu = u ^ lb
-                ne = code >> 5
-                fm = fit8[ne]
-                if not nu & fm:
-                    c = block_code(nu)
-                else:
-                    c = -1
-                    for q in chain[p]:
-                        if hands[q] & fm:
-                            c = mx(nu, ne, q, p, child_limit)
-                            break
-            hands[p] = h
-            pips[p] = pt
+                for q in self.chain[p]:
+                    if hands[q] & fm:
+                        c = self.mx(nu, code >> 5, q, p, limit)
+                        break
+        hands[p] = h
+        pips[p] = pt
+        return c
+
+    def _best(self, u: int, p: int, mv: list[int], parent: int, limit: int) -> int:
+        """The outcome code seat ``p`` picks among ``mv`` (-1: pruned, see the class)."""
+        prune = p != parent
+        mine_pref = self.pref[p]
+        ceiling = sum(self.pips) - self.pips[p]  # the most this seat can still win
+        best = -1
+        best_pref = -_INF
+        child_limit = -_INF
+        for code in mv:
+            c = self._after(u, code, p, child_limit)
             if c < 0:
                 continue  # pruned: worse for this seat than its best so far
             k = mine_pref[c]
@@ -1360,13 +1446,8 @@ def _line_maxn(rules: Rules, hands: list[int], pips: list[int], memo: dict[int, 
                         break  # it wins the most there is: nothing else is better
                 elif prune and (c >> 3) < limit:
                     return -1
-                child_limit = worth_of[p][c]
-        if len(memo) >= budget:
-            raise _Overflow
-        memo[key] = best
+                child_limit = self.worth_of[p][c]
         return best
-
-    return mx
 
 
 def _block_kind(rules: Rules) -> int:
