@@ -39,8 +39,8 @@ def _cases() -> list[tuple[str, list[Event | None], Rules]]:
         record = parse_match(m)
         assert record.header is not None
         h = record.header
-        cases.append((f"{h.rules}-{len(h.seats)}", list(record.events),
-                      make_rules(h.rules, len(h.seats), h.options)))
+        cases.append((f"{h.preset}-{len(h.seats)}", list(record.events),
+                      make_rules(h.preset, len(h.seats), h.options)))
     return cases
 
 
