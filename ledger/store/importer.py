@@ -25,6 +25,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
+from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
@@ -254,22 +256,30 @@ def _match_values(prep: Prepared) -> dict[str, Any]:
 
 def store(session: Session, prep: Prepared) -> tuple[int, bool]:
     """Write one prepared match in one transaction: (ledger id, whether it is new)."""
+    got = _store_one(session, prep)
+    session.commit()
+    return got
+
+
+def _store_one(session: Session, prep: Prepared) -> tuple[int, bool]:
+    """Write one prepared match in a savepoint of the open transaction (which it begins if
+    none is open): (ledger id, whether it is new). On an error the savepoint is rolled
+    back (the match leaves nothing) and the error raised; the transaction stays open."""
     conn = write_connection(session)
     if conn.dialect.name == "sqlite":
         match_id = _store_sqlite(conn, prep)
     else:
-        match_id = _insert_new(conn, _match_values(prep))
-        if match_id is not None and prep.size:
-            _copy_rows(conn, match_id, prep)
-            insert_model(conn, prep.model.for_match(match_id))
-        if match_id is not None:
-            heads.start(conn, match_id, prep.size, prep.last_hash)
-    if match_id is None:  # stored before (or just now, by another import)
+        with conn.begin_nested():
+            match_id = _insert_new(conn, _match_values(prep))
+            if match_id is not None and prep.size:
+                _copy_rows(conn, match_id, prep)
+                insert_model(conn, prep.model.for_match(match_id))
+            if match_id is not None:
+                heads.start(conn, match_id, prep.size, prep.last_hash)
+    if match_id is None:  # stored before (or just now, by another import): nothing written
         existing = find(conn, prep.content_hash)
-        session.rollback()
         assert existing is not None
         return existing, False
-    session.commit()
     return match_id, True
 
 
@@ -323,10 +333,13 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
               prep.errors, len(prep.findings) - prep.errors, json_text(prep.findings), prep.where,
               prep.recorded_at.strftime(_SQLITE_TIME))
     cur = dbapi.cursor()
-    statement = _SQLITE_MATCH
+    statement = "SAVEPOINT import_match"
     try:
+        cur.execute(statement)
+        statement = _SQLITE_MATCH
         got = cur.execute(statement, values).fetchall()
         if not got:
+            cur.execute("RELEASE import_match")
             return None
         match_id = int(got[0][0])
         if prep.size:
@@ -356,11 +369,24 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
                 cur.executemany(statement, totals)
         statement = _SQLITE_HEAD
         cur.execute(statement, (match_id, prep.size, prep.last_hash))
+        statement = "RELEASE import_match"
+        cur.execute(statement)
         return match_id
     except dbapi.Error as exc:  # as SQLAlchemy would raise it (callers catch those)
+        _roll_back_match(cur)
         raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
+    except BaseException:
+        _roll_back_match(cur)
+        raise
     finally:
         cur.close()
+
+
+def _roll_back_match(cur: DBAPICursor) -> None:
+    """Undo what the match's savepoint holds (the transaction goes on without it)."""
+    with suppress(sqlite3.Error):  # the savepoint may be gone with a failed transaction
+        cur.execute("ROLLBACK TO import_match")
+        cur.execute("RELEASE import_match")
 
 
 def _copy_rows(conn: Connection, match_id: int, prep: Prepared) -> None:
@@ -444,20 +470,66 @@ def item_of(record: MatchRecord) -> Item:
     return Unstorable.of(record) if prep is None else prep
 
 
-def _stored(session: Session, item: Item) -> Imported:
+# Several matches per transaction, each in a savepoint of its own: a commit costs a
+# write of every page the transaction touched (and now and then a checkpoint), which
+# one match per commit paid over and over. A batch ends at so many matches or rows or
+# after so long (the progress and the reports keep coming), and its reports are given
+# out only once it is committed: a match reported stored is stored, even if the import
+# is killed the next moment.
+BATCH_MATCHES = 32
+BATCH_ROWS = 16_384
+BATCH_SECONDS = 0.5
+
+
+def _report(item: Item, stored: tuple[int, bool] | None) -> Imported:
     if isinstance(item, Unstorable):
         error = str(item.problems[0]["message"]) if item.problems else "no header"
         return Imported(item.index, item.path, item.line, None, False, False, item.source,
                         error=error, findings=item.problems)
-    match_id, new = store(session, item)
+    assert stored is not None
+    match_id, new = stored
     return Imported(item.index, item.path, item.line, match_id, new, item.ok, item.source,
                     item.recorded, findings=tuple(item.findings))
 
 
+def store_all(session: Session, items: Iterable[Item]) -> Iterator[Imported]:
+    """Store every item, in batches of matches per transaction; yield each one's report
+    once its batch is committed.
+
+    An error (storing a match, or getting the next item) rolls back only the match it
+    came from: the batch before it is committed and reported, then the error raised.
+    An interrupt (KeyboardInterrupt) leaves the open batch to the session's rollback.
+    """
+    done: list[Imported] = []
+    rows = 0
+    since = 0.0
+    try:
+        for item in items:
+            if not done:
+                since = time.monotonic()
+            if isinstance(item, Unstorable):
+                done.append(_report(item, None))
+                continue
+            done.append(_report(item, _store_one(session, item)))
+            rows += item.size
+            if (len(done) >= BATCH_MATCHES or rows >= BATCH_ROWS
+                    or time.monotonic() - since >= BATCH_SECONDS):
+                session.commit()
+                yield from done
+                done, rows = [], 0
+    except Exception:
+        if done:
+            session.commit()
+            yield from done
+        raise
+    if done:
+        session.commit()
+        yield from done
+
+
 def import_records(session: Session, records: Iterable[MatchRecord]) -> Iterator[Imported]:
-    """Audit and store each record in its own transaction; yield what became of it."""
-    for record in records:
-        yield _stored(session, item_of(record))
+    """Audit and store each record (``store_all``); yield what became of it."""
+    return store_all(session, (item_of(record) for record in records))
 
 
 def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported]:
@@ -467,10 +539,8 @@ def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported
     0 does everything here.
     """
     if jobs <= 0:
-        yield from import_records(session, read_matches(path))
-        return
-    for item in _prepared_in_workers(path, jobs):
-        yield _stored(session, item)
+        return import_records(session, read_matches(path))
+    return store_all(session, _prepared_in_workers(path, jobs))
 
 
 # --- worker processes ----------------------------------------------------------------
