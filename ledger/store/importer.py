@@ -1,20 +1,21 @@
 """Importing match files: audit each match and store it, findings and derived events included.
 
-Each match is one transaction: it is in the ledger whole or not at all, so an
-import killed half-way leaves whole matches only and a re-run completes it.
+Each match is one savepoint, several of them one transaction (``store_all``): it
+is in the ledger whole or not at all, so an import killed half-way leaves whole
+matches only, each reported only once committed, and a re-run completes it.
 A faulty match is stored as it was and flagged (``ok`` false, its findings);
 a match whose header cannot be read has nothing to store and is reported.
 A match already in the ledger (same canonical content) adds nothing.
 
-Files stream: a match is in memory only between its line and its commit.
-Hashes are computed here, in Python. A prepared match carries its event rows
+Files stream: a match is in memory only between its line and its batch's commit.
+Hashes are computed in Python (``ledger.store.prepare``). A prepared match carries its event rows
 as one JSON document and one string of hashes, and they go in with one
 statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite (no
 Python object per row on the writing side), ``COPY`` on PostgreSQL.
 
 Reading, auditing and hashing (``prepare``) need no database, so
-``import_file(..., jobs=N)`` runs them in N worker processes while this one
-only writes; the input order is kept and memory stays flat.
+``import_file(..., jobs=N)`` runs them in N worker processes (which load no
+SQLAlchemy) while this one only writes; the input order is kept and memory stays flat.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
@@ -41,29 +42,25 @@ from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
-from ledger.audit import AuditReport, audit_record
-from ledger.events import Event
-from ledger.findings import finding
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.store import heads
 from ledger.store.db import json_text, write_connection
-from ledger.store.hashing import (
-    content_hasher,
-    event_hash_from,
-    genesis,
-    row_head,
-    stamp,
-)
-from ledger.store.mapper import (
-    Header,
-    Row,
-    finding_json,
-    payload_pair,
-    text_and_bytes,
-    unread_type,
-)
+from ledger.store.mapper import Row
 from ledger.store.models import MATCHES
-from ledger.store.readmodels import TOTALS, ReadModel, compute, insert_model
+from ledger.store.prepare import (
+    HASH,
+    Item,
+    Prepared,
+    Unstorable,
+    item_of,
+    prepare,
+    safe_audit,
+)
+from ledger.store.readmodels import TOTALS, insert_model
+
+__all__ = ["BATCH_MATCHES", "BATCH_ROWS", "BATCH_SECONDS", "Imported", "Item", "Prepared",
+           "Unstorable", "find", "import_file", "import_records", "insert_rows", "item_of",
+           "prepare", "safe_audit", "store", "store_all"]
 
 _EVENT_COLUMNS = ("match_id", "seq", "recorded_index", "kind", "type", "payload",
                   "recorded_at", "prev_hash", "hash")
@@ -72,55 +69,6 @@ _SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
 _PG_COPY = f"COPY events ({', '.join(_EVENT_COLUMNS)}) FROM STDIN"
 # The text format SQLAlchemy's SQLite DateTime writes and reads back.
 _SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
-_HASH = 32  # bytes of a SHA-256 digest
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """A match ready to store: everything computed, nothing written (plain, picklable data)."""
-
-    header: Header
-    content_hash: bytes
-    recorded_at: datetime
-    # The event rows, seq 0, 1, ... in order, in two values rather than a Python object
-    # per row and column (an import makes millions of rows): ``rows_json`` is a JSON
-    # array of ``[recorded_index, kind, type, payload]``, one per row, and ``hashes``
-    # the chain, the genesis hash then each row's (row k's prev_hash is digest k, its
-    # hash digest k + 1). SQLite takes them as they are (``_SQLITE_EVENTS``).
-    rows_json: str
-    hashes: bytes
-    model: ReadModel  # for match id 0: ``for_match`` gives the real one
-    ok: bool
-    complete: bool
-    errors: int
-    findings: list[dict[str, Any]]
-    recorded: int
-    index: int
-    path: str
-    line: int | None
-    source: object
-
-    @property
-    def where(self) -> str:
-        return self.path if self.line is None else f"{self.path}:{self.line}"
-
-    @property
-    def size(self) -> int:
-        """The number of event rows."""
-        return len(self.hashes) // _HASH - 1
-
-    @property
-    def last_hash(self) -> bytes | None:
-        """The last row's hash (None: the match has no events)."""
-        return self.hashes[-_HASH:] if self.size else None
-
-    @property
-    def rows(self) -> list[Row]:
-        """The event rows as ``Row`` values (built on demand: the import needs none)."""
-        at, h = self.recorded_at, self.hashes
-        return [Row(seq, index, kind, type_, payload, at, h[seq * _HASH:(seq + 1) * _HASH],
-                    h[(seq + 1) * _HASH:(seq + 2) * _HASH])
-                for seq, (index, kind, type_, payload) in enumerate(orjson.loads(self.rows_json))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,86 +93,6 @@ class Imported:
         if self.error is not None:
             out["error"] = self.error
         return out
-
-
-def safe_audit(record: MatchRecord) -> AuditReport:
-    """The audit of a record; a crash of the auditor becomes a finding and the match is kept."""
-    try:
-        return audit_record(record)
-    except Exception as exc:  # one match must not stop the import of the others
-        return AuditReport(match=record.index, source=record.source, path=record.path,
-                           line=record.line, findings=list(record.problems) + [finding(
-                               None, "error", "internal-error",
-                               "the auditor failed on this match ({error}); this is a bug in "
-                               "domino-ledger, please report it",
-                               error=f"{type(exc).__name__}: {exc}")])
-
-
-def prepare(record: MatchRecord, report: AuditReport | None = None,
-            now: datetime | None = None) -> Prepared | None:
-    """Audit a record and compute its rows and read model; None if its header is unreadable.
-
-    The rows are ``mapper.chain_rows``'s for the record's events, each followed by what
-    the rules derived from it, computed in one pass over bytes (the import's hot loop).
-    """
-    if record.header is None or record.raw is None:
-        return None
-    if report is None:
-        report = safe_audit(record)
-    header = Header.of(record.header)
-    header_json = header.canonical()
-    raw_events = record.raw["events"]
-    events = record.events
-    derived_all = report.derived
-    when = now or datetime.now(UTC).replace(tzinfo=None)
-    at = stamp(when)  # as hashed
-    recorded_heads: dict[str, bytes] = {}  # row_head by event type, for this time
-    derived_heads: dict[str, bytes] = {}
-    blobs: list[bytes] = []  # the recorded payloads, for the content hash
-    keep = blobs.append
-    rows: list[tuple[int, str, str, str]] = []
-    add = rows.append
-    prev = genesis(header_json)
-    chain = [prev]
-    link = chain.append
-    derived: list[tuple[int, Event]] = []
-    seq = 0
-    after = len(derived_all)
-    for i, (raw, ev) in enumerate(zip(raw_events, events, strict=True)):
-        if ev is None:
-            kind, type_ = "unread", unread_type(raw)
-            payload, blob = text_and_bytes(raw)
-            head = row_head(kind, type_, at)
-        else:
-            kind, type_ = "recorded", ev.TYPE
-            payload, blob = payload_pair(ev)
-            head = recorded_heads.get(type_) or recorded_heads.setdefault(
-                type_, row_head(kind, type_, at))
-        keep(blob)
-        prev = event_hash_from(prev, seq, i, head, blob)
-        add((i, kind, type_, payload))
-        link(prev)
-        seq += 1
-        if i < after:
-            for d in derived_all[i]:
-                type_ = d.TYPE
-                head = derived_heads.get(type_) or derived_heads.setdefault(
-                    type_, row_head("derived", type_, at))
-                payload, blob = payload_pair(d)
-                prev = event_hash_from(prev, seq, i, head, blob)
-                add((i, "derived", type_, payload))
-                link(prev)
-                derived.append((seq, d))
-                seq += 1
-    content = content_hasher(header_json)
-    if blobs:
-        content.update(b"\n" + b"\n".join(blobs))
-    ok = report.ok
-    model = compute(0, header, ok, len(raw_events), seq - 1, prev, derived)
-    findings = [finding_json(f) for f in report.findings]
-    return Prepared(header, content.digest(), when, orjson.dumps(rows).decode(),
-                    b"".join(chain), model, ok, report.complete, len(report.errors), findings,
-                    len(raw_events), record.index, record.path, record.line, record.source)
 
 
 def find(conn: Connection, digest: bytes) -> int | None:
@@ -401,7 +269,7 @@ def _copy_rows(conn: Connection, match_id: int, prep: Prepared) -> None:
             write = copy.write_row
             for seq, (index, kind, type_, payload) in enumerate(orjson.loads(prep.rows_json)):
                 write((match_id, seq, index, kind, type_, payload, when,
-                       h[seq * _HASH:(seq + 1) * _HASH], h[(seq + 1) * _HASH:(seq + 2) * _HASH]))
+                       h[seq * HASH:(seq + 1) * HASH], h[(seq + 1) * HASH:(seq + 2) * HASH]))
     except psycopg.Error as exc:
         raise DBAPIError.instance(_PG_COPY, None, exc, psycopg.Error) from exc
 
@@ -444,30 +312,6 @@ def _sqlite_rows(match_id: int, rows: Iterable[Row]) -> Iterator[tuple[object, .
 
 
 # --- the import loop -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Unstorable:
-    """A record with nothing to store (its header cannot be read)."""
-
-    index: int
-    path: str
-    line: int | None
-    source: object
-    problems: tuple[dict[str, object], ...]
-
-    @classmethod
-    def of(cls, record: MatchRecord) -> Unstorable:
-        return cls(record.index, record.path, record.line, record.source,
-                   tuple(finding_json(f) for f in record.problems))
-
-
-Item = Prepared | Unstorable
-
-
-def item_of(record: MatchRecord) -> Item:
-    prep = prepare(record)
-    return Unstorable.of(record) if prep is None else prep
 
 
 # Several matches per transaction, each in a savepoint of its own: a commit costs a
