@@ -2,8 +2,8 @@
 
 Generates a seeded corpus (``generate_corpus``) as JSON Lines, once, into the
 work folder, and imports it with the real command (``domino-ledger import``,
-one transaction per match, bulk event inserts, hashes in Python) into a fresh
-database per run: a new SQLite file, or a new schema of the local PostgreSQL
+several matches per transaction, a savepoint each, bulk event inserts, hashes
+in Python) into a fresh database per run: a new SQLite file, or a new schema of the local PostgreSQL
 database ``test``. Each run is its own process, so its peak memory is its own.
 Two input sizes show whether memory grows with the input (it should not).
 
