@@ -34,7 +34,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-import orjson
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
@@ -48,7 +47,6 @@ from ledger.store.db import json_text, write_connection
 from ledger.store.mapper import Row
 from ledger.store.models import MATCHES
 from ledger.store.prepare import (
-    HASH,
     Item,
     Prepared,
     Unstorable,
@@ -257,21 +255,28 @@ def _roll_back_match(cur: DBAPICursor) -> None:
         cur.execute("RELEASE import_match")
 
 
+# A match's event rows in one statement, as on SQLite: the server cuts the rows out of
+# Prepared.rows_json and the hashes out of Prepared.hashes (no Python object per row).
+_PG_EVENTS = (
+    f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
+    "SELECT %(match)s, t.o - 1, (t.r ->> 0)::integer, t.r ->> 1, t.r ->> 2, t.r ->> 3, "
+    "%(at)s, substring(%(hashes)s::bytea from (t.o::integer - 1) * 32 + 1 for 32), "
+    "substring(%(hashes)s::bytea from t.o::integer * 32 + 1 for 32) "
+    "FROM json_array_elements(%(rows)s::json) WITH ORDINALITY AS t(r, o) ORDER BY t.o")
+
+
 def _copy_rows(conn: Connection, match_id: int, prep: Prepared) -> None:
-    """A prepared match's rows into PostgreSQL (``COPY``, as ``insert_rows``)."""
+    """A prepared match's rows into PostgreSQL (the values ``insert_rows`` would send)."""
     import psycopg
 
     dbapi = conn.connection.dbapi_connection
     pg = cast(psycopg.Connection[Any], dbapi)
-    when, h = prep.recorded_at, prep.hashes
     try:
-        with pg.cursor() as cur, cur.copy(_PG_COPY) as copy:
-            write = copy.write_row
-            for seq, (index, kind, type_, payload) in enumerate(orjson.loads(prep.rows_json)):
-                write((match_id, seq, index, kind, type_, payload, when,
-                       h[seq * HASH:(seq + 1) * HASH], h[(seq + 1) * HASH:(seq + 2) * HASH]))
+        with pg.cursor() as cur:
+            cur.execute(_PG_EVENTS, {"match": match_id, "at": prep.recorded_at,
+                                     "hashes": prep.hashes, "rows": prep.rows_json})
     except psycopg.Error as exc:
-        raise DBAPIError.instance(_PG_COPY, None, exc, psycopg.Error) from exc
+        raise DBAPIError.instance(_PG_EVENTS, None, exc, psycopg.Error) from exc
 
 
 def insert_rows(conn: Connection, match_id: int, rows: Iterable[Row]) -> None:
