@@ -10,8 +10,8 @@ A match already in the ledger (same canonical content) adds nothing.
 Files stream: a match is in memory only between its line and its batch's commit.
 Hashes are computed in Python (``ledger.store.prepare``). A prepared match carries its event rows
 as one JSON document and one string of hashes, and they go in with one
-statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite (no
-Python object per row on the writing side), ``COPY`` on PostgreSQL.
+statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite,
+``json_array_elements`` on PostgreSQL (no Python object per row on the writing side).
 
 Reading, auditing and hashing (``prepare``) need no database, so
 ``import_file(..., jobs=N)`` runs them in N worker processes (which load no
