@@ -129,7 +129,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     except _errors() as exc:
         return _fail(_explain(exc))
     except KeyboardInterrupt:
-        # Each match is its own transaction: what was stored is whole, the rest re-imports.
+        # A match is stored whole or not at all (the open batch rolls back): the rest re-imports.
         return _fail("interrupted; the matches stored so far are complete, run the same "
                      "import again to store the rest")
 

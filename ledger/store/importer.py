@@ -1,20 +1,21 @@
 """Importing match files: audit each match and store it, findings and derived events included.
 
-Each match is one transaction: it is in the ledger whole or not at all, so an
-import killed half-way leaves whole matches only and a re-run completes it.
+Each match is one savepoint, several of them one transaction (``store_all``): it
+is in the ledger whole or not at all, so an import killed half-way leaves whole
+matches only, each reported only once committed, and a re-run completes it.
 A faulty match is stored as it was and flagged (``ok`` false, its findings);
 a match whose header cannot be read has nothing to store and is reported.
 A match already in the ledger (same canonical content) adds nothing.
 
-Files stream: a match is in memory only between its line and its commit.
-Hashes are computed here, in Python. A prepared match carries its event rows
+Files stream: a match is in memory only between its line and its batch's commit.
+Hashes are computed in Python (``ledger.store.prepare``). A prepared match carries its event rows
 as one JSON document and one string of hashes, and they go in with one
-statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite (no
-Python object per row on the writing side), ``COPY`` on PostgreSQL.
+statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite,
+``json_array_elements`` on PostgreSQL (no Python object per row on the writing side).
 
 Reading, auditing and hashing (``prepare``) need no database, so
-``import_file(..., jobs=N)`` runs them in N worker processes while this one
-only writes; the input order is kept and memory stays flat.
+``import_file(..., jobs=N)`` runs them in N worker processes (which load no
+SQLAlchemy) while this one only writes; the input order is kept and memory stays flat.
 """
 
 from __future__ import annotations
@@ -25,43 +26,39 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-import orjson
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
+from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
-from ledger.audit import AuditReport, audit_record
-from ledger.events import Event
-from ledger.findings import finding
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.store import heads
 from ledger.store.db import json_text, write_connection
-from ledger.store.hashing import (
-    content_hasher,
-    event_hash_from,
-    genesis,
-    row_head,
-    stamp,
-)
-from ledger.store.mapper import (
-    Header,
-    Row,
-    finding_json,
-    payload_pair,
-    text_and_bytes,
-    unread_type,
-)
+from ledger.store.mapper import Row
 from ledger.store.models import MATCHES
-from ledger.store.readmodels import TOTALS, ReadModel, compute, insert_model
+from ledger.store.prepare import (
+    Item,
+    Prepared,
+    Unstorable,
+    item_of,
+    prepare,
+    safe_audit,
+)
+from ledger.store.readmodels import TOTALS, insert_model
+
+__all__ = ["BATCH_MATCHES", "BATCH_ROWS", "BATCH_SECONDS", "Imported", "Item", "Prepared",
+           "Unstorable", "find", "import_file", "import_records", "insert_rows", "item_of",
+           "prepare", "safe_audit", "store", "store_all"]
 
 _EVENT_COLUMNS = ("match_id", "seq", "recorded_index", "kind", "type", "payload",
                   "recorded_at", "prev_hash", "hash")
@@ -70,55 +67,6 @@ _SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
 _PG_COPY = f"COPY events ({', '.join(_EVENT_COLUMNS)}) FROM STDIN"
 # The text format SQLAlchemy's SQLite DateTime writes and reads back.
 _SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
-_HASH = 32  # bytes of a SHA-256 digest
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """A match ready to store: everything computed, nothing written (plain, picklable data)."""
-
-    header: Header
-    content_hash: bytes
-    recorded_at: datetime
-    # The event rows, seq 0, 1, ... in order, in two values rather than a Python object
-    # per row and column (an import makes millions of rows): ``rows_json`` is a JSON
-    # array of ``[recorded_index, kind, type, payload]``, one per row, and ``hashes``
-    # the chain, the genesis hash then each row's (row k's prev_hash is digest k, its
-    # hash digest k + 1). SQLite takes them as they are (``_SQLITE_EVENTS``).
-    rows_json: str
-    hashes: bytes
-    model: ReadModel  # for match id 0: ``for_match`` gives the real one
-    ok: bool
-    complete: bool
-    errors: int
-    findings: list[dict[str, Any]]
-    recorded: int
-    index: int
-    path: str
-    line: int | None
-    source: object
-
-    @property
-    def where(self) -> str:
-        return self.path if self.line is None else f"{self.path}:{self.line}"
-
-    @property
-    def size(self) -> int:
-        """The number of event rows."""
-        return len(self.hashes) // _HASH - 1
-
-    @property
-    def last_hash(self) -> bytes | None:
-        """The last row's hash (None: the match has no events)."""
-        return self.hashes[-_HASH:] if self.size else None
-
-    @property
-    def rows(self) -> list[Row]:
-        """The event rows as ``Row`` values (built on demand: the import needs none)."""
-        at, h = self.recorded_at, self.hashes
-        return [Row(seq, index, kind, type_, payload, at, h[seq * _HASH:(seq + 1) * _HASH],
-                    h[(seq + 1) * _HASH:(seq + 2) * _HASH])
-                for seq, (index, kind, type_, payload) in enumerate(orjson.loads(self.rows_json))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,86 +91,6 @@ class Imported:
         if self.error is not None:
             out["error"] = self.error
         return out
-
-
-def safe_audit(record: MatchRecord) -> AuditReport:
-    """The audit of a record; a crash of the auditor becomes a finding and the match is kept."""
-    try:
-        return audit_record(record)
-    except Exception as exc:  # one match must not stop the import of the others
-        return AuditReport(match=record.index, source=record.source, path=record.path,
-                           line=record.line, findings=list(record.problems) + [finding(
-                               None, "error", "internal-error",
-                               "the auditor failed on this match ({error}); this is a bug in "
-                               "domino-ledger, please report it",
-                               error=f"{type(exc).__name__}: {exc}")])
-
-
-def prepare(record: MatchRecord, report: AuditReport | None = None,
-            now: datetime | None = None) -> Prepared | None:
-    """Audit a record and compute its rows and read model; None if its header is unreadable.
-
-    The rows are ``mapper.chain_rows``'s for the record's events, each followed by what
-    the rules derived from it, computed in one pass over bytes (the import's hot loop).
-    """
-    if record.header is None or record.raw is None:
-        return None
-    if report is None:
-        report = safe_audit(record)
-    header = Header.of(record.header)
-    header_json = header.canonical()
-    raw_events = record.raw["events"]
-    events = record.events
-    derived_all = report.derived
-    when = now or datetime.now(UTC).replace(tzinfo=None)
-    at = stamp(when)  # as hashed
-    recorded_heads: dict[str, bytes] = {}  # row_head by event type, for this time
-    derived_heads: dict[str, bytes] = {}
-    blobs: list[bytes] = []  # the recorded payloads, for the content hash
-    keep = blobs.append
-    rows: list[tuple[int, str, str, str]] = []
-    add = rows.append
-    prev = genesis(header_json)
-    chain = [prev]
-    link = chain.append
-    derived: list[tuple[int, Event]] = []
-    seq = 0
-    after = len(derived_all)
-    for i, (raw, ev) in enumerate(zip(raw_events, events, strict=True)):
-        if ev is None:
-            kind, type_ = "unread", unread_type(raw)
-            payload, blob = text_and_bytes(raw)
-            head = row_head(kind, type_, at)
-        else:
-            kind, type_ = "recorded", ev.TYPE
-            payload, blob = payload_pair(ev)
-            head = recorded_heads.get(type_) or recorded_heads.setdefault(
-                type_, row_head(kind, type_, at))
-        keep(blob)
-        prev = event_hash_from(prev, seq, i, head, blob)
-        add((i, kind, type_, payload))
-        link(prev)
-        seq += 1
-        if i < after:
-            for d in derived_all[i]:
-                type_ = d.TYPE
-                head = derived_heads.get(type_) or derived_heads.setdefault(
-                    type_, row_head("derived", type_, at))
-                payload, blob = payload_pair(d)
-                prev = event_hash_from(prev, seq, i, head, blob)
-                add((i, "derived", type_, payload))
-                link(prev)
-                derived.append((seq, d))
-                seq += 1
-    content = content_hasher(header_json)
-    if blobs:
-        content.update(b"\n" + b"\n".join(blobs))
-    ok = report.ok
-    model = compute(0, header, ok, len(raw_events), seq - 1, prev, derived)
-    findings = [finding_json(f) for f in report.findings]
-    return Prepared(header, content.digest(), when, orjson.dumps(rows).decode(),
-                    b"".join(chain), model, ok, report.complete, len(report.errors), findings,
-                    len(raw_events), record.index, record.path, record.line, record.source)
 
 
 def find(conn: Connection, digest: bytes) -> int | None:
@@ -254,22 +122,30 @@ def _match_values(prep: Prepared) -> dict[str, Any]:
 
 def store(session: Session, prep: Prepared) -> tuple[int, bool]:
     """Write one prepared match in one transaction: (ledger id, whether it is new)."""
+    got = _store_one(session, prep)
+    session.commit()
+    return got
+
+
+def _store_one(session: Session, prep: Prepared) -> tuple[int, bool]:
+    """Write one prepared match in a savepoint of the open transaction (which it begins if
+    none is open): (ledger id, whether it is new). On an error the savepoint is rolled
+    back (the match leaves nothing) and the error raised; the transaction stays open."""
     conn = write_connection(session)
     if conn.dialect.name == "sqlite":
         match_id = _store_sqlite(conn, prep)
     else:
-        match_id = _insert_new(conn, _match_values(prep))
-        if match_id is not None and prep.size:
-            _copy_rows(conn, match_id, prep)
-            insert_model(conn, prep.model.for_match(match_id))
-        if match_id is not None:
-            heads.start(conn, match_id, prep.size, prep.last_hash)
-    if match_id is None:  # stored before (or just now, by another import)
+        with conn.begin_nested():
+            match_id = _insert_new(conn, _match_values(prep))
+            if match_id is not None and prep.size:
+                _copy_rows(conn, match_id, prep)
+                insert_model(conn, prep.model.for_match(match_id))
+            if match_id is not None:
+                heads.start(conn, match_id, prep.size, prep.last_hash)
+    if match_id is None:  # stored before (or just now, by another import): nothing written
         existing = find(conn, prep.content_hash)
-        session.rollback()
         assert existing is not None
         return existing, False
-    session.commit()
     return match_id, True
 
 
@@ -323,10 +199,13 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
               prep.errors, len(prep.findings) - prep.errors, json_text(prep.findings), prep.where,
               prep.recorded_at.strftime(_SQLITE_TIME))
     cur = dbapi.cursor()
-    statement = _SQLITE_MATCH
+    statement = "SAVEPOINT import_match"
     try:
+        cur.execute(statement)
+        statement = _SQLITE_MATCH
         got = cur.execute(statement, values).fetchall()
         if not got:
+            cur.execute("RELEASE import_match")
             return None
         match_id = int(got[0][0])
         if prep.size:
@@ -356,28 +235,48 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
                 cur.executemany(statement, totals)
         statement = _SQLITE_HEAD
         cur.execute(statement, (match_id, prep.size, prep.last_hash))
+        statement = "RELEASE import_match"
+        cur.execute(statement)
         return match_id
     except dbapi.Error as exc:  # as SQLAlchemy would raise it (callers catch those)
+        _roll_back_match(cur)
         raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
+    except BaseException:
+        _roll_back_match(cur)
+        raise
     finally:
         cur.close()
 
 
+def _roll_back_match(cur: DBAPICursor) -> None:
+    """Undo what the match's savepoint holds (the transaction goes on without it)."""
+    with suppress(sqlite3.Error):  # the savepoint may be gone with a failed transaction
+        cur.execute("ROLLBACK TO import_match")
+        cur.execute("RELEASE import_match")
+
+
+# A match's event rows in one statement, as on SQLite: the server cuts the rows out of
+# Prepared.rows_json and the hashes out of Prepared.hashes (no Python object per row).
+_PG_EVENTS = (
+    f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
+    "SELECT %(match)s, t.o - 1, (t.r ->> 0)::integer, t.r ->> 1, t.r ->> 2, t.r ->> 3, "
+    "%(at)s, substring(%(hashes)s::bytea from (t.o::integer - 1) * 32 + 1 for 32), "
+    "substring(%(hashes)s::bytea from t.o::integer * 32 + 1 for 32) "
+    "FROM json_array_elements(%(rows)s::json) WITH ORDINALITY AS t(r, o) ORDER BY t.o")
+
+
 def _copy_rows(conn: Connection, match_id: int, prep: Prepared) -> None:
-    """A prepared match's rows into PostgreSQL (``COPY``, as ``insert_rows``)."""
+    """A prepared match's rows into PostgreSQL (the values ``insert_rows`` would send)."""
     import psycopg
 
     dbapi = conn.connection.dbapi_connection
     pg = cast(psycopg.Connection[Any], dbapi)
-    when, h = prep.recorded_at, prep.hashes
     try:
-        with pg.cursor() as cur, cur.copy(_PG_COPY) as copy:
-            write = copy.write_row
-            for seq, (index, kind, type_, payload) in enumerate(orjson.loads(prep.rows_json)):
-                write((match_id, seq, index, kind, type_, payload, when,
-                       h[seq * _HASH:(seq + 1) * _HASH], h[(seq + 1) * _HASH:(seq + 2) * _HASH]))
+        with pg.cursor() as cur:
+            cur.execute(_PG_EVENTS, {"match": match_id, "at": prep.recorded_at,
+                                     "hashes": prep.hashes, "rows": prep.rows_json})
     except psycopg.Error as exc:
-        raise DBAPIError.instance(_PG_COPY, None, exc, psycopg.Error) from exc
+        raise DBAPIError.instance(_PG_EVENTS, None, exc, psycopg.Error) from exc
 
 
 def insert_rows(conn: Connection, match_id: int, rows: Iterable[Row]) -> None:
@@ -420,44 +319,66 @@ def _sqlite_rows(match_id: int, rows: Iterable[Row]) -> Iterator[tuple[object, .
 # --- the import loop -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Unstorable:
-    """A record with nothing to store (its header cannot be read)."""
-
-    index: int
-    path: str
-    line: int | None
-    source: object
-    problems: tuple[dict[str, object], ...]
-
-    @classmethod
-    def of(cls, record: MatchRecord) -> Unstorable:
-        return cls(record.index, record.path, record.line, record.source,
-                   tuple(finding_json(f) for f in record.problems))
+# Several matches per transaction, each in a savepoint of its own: a commit costs a
+# write of every page the transaction touched (and now and then a checkpoint), which
+# one match per commit paid over and over. A batch ends at so many matches or rows or
+# after so long (the progress and the reports keep coming), and its reports are given
+# out only once it is committed: a match reported stored is stored, even if the import
+# is killed the next moment.
+BATCH_MATCHES = 32
+BATCH_ROWS = 16_384
+BATCH_SECONDS = 0.5
 
 
-Item = Prepared | Unstorable
-
-
-def item_of(record: MatchRecord) -> Item:
-    prep = prepare(record)
-    return Unstorable.of(record) if prep is None else prep
-
-
-def _stored(session: Session, item: Item) -> Imported:
+def _report(item: Item, stored: tuple[int, bool] | None) -> Imported:
     if isinstance(item, Unstorable):
         error = str(item.problems[0]["message"]) if item.problems else "no header"
         return Imported(item.index, item.path, item.line, None, False, False, item.source,
                         error=error, findings=item.problems)
-    match_id, new = store(session, item)
+    assert stored is not None
+    match_id, new = stored
     return Imported(item.index, item.path, item.line, match_id, new, item.ok, item.source,
                     item.recorded, findings=tuple(item.findings))
 
 
+def store_all(session: Session, items: Iterable[Item]) -> Iterator[Imported]:
+    """Store every item, in batches of matches per transaction; yield each one's report
+    once its batch is committed.
+
+    An error (storing a match, or getting the next item) rolls back only the match it
+    came from: the batch before it is committed and reported, then the error raised.
+    An interrupt (KeyboardInterrupt) leaves the open batch to the session's rollback.
+    """
+    done: list[Imported] = []
+    rows = 0
+    since = 0.0
+    try:
+        for item in items:
+            if not done:
+                since = time.monotonic()
+            if isinstance(item, Unstorable):
+                done.append(_report(item, None))
+                continue
+            done.append(_report(item, _store_one(session, item)))
+            rows += item.size
+            if (len(done) >= BATCH_MATCHES or rows >= BATCH_ROWS
+                    or time.monotonic() - since >= BATCH_SECONDS):
+                session.commit()
+                yield from done
+                done, rows = [], 0
+    except Exception:
+        if done:
+            session.commit()
+            yield from done
+        raise
+    if done:
+        session.commit()
+        yield from done
+
+
 def import_records(session: Session, records: Iterable[MatchRecord]) -> Iterator[Imported]:
-    """Audit and store each record in its own transaction; yield what became of it."""
-    for record in records:
-        yield _stored(session, item_of(record))
+    """Audit and store each record (``store_all``); yield what became of it."""
+    return store_all(session, (item_of(record) for record in records))
 
 
 def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported]:
@@ -467,10 +388,8 @@ def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported
     0 does everything here.
     """
     if jobs <= 0:
-        yield from import_records(session, read_matches(path))
-        return
-    for item in _prepared_in_workers(path, jobs):
-        yield _stored(session, item)
+        return import_records(session, read_matches(path))
+    return store_all(session, _prepared_in_workers(path, jobs))
 
 
 # --- worker processes ----------------------------------------------------------------

@@ -13,7 +13,7 @@ import pickle
 import sys
 
 from ledger.formats.reader import ReadError, read_matches
-from ledger.store.importer import item_of
+from ledger.store.prepare import item_of
 
 
 def main(argv: list[str]) -> int:

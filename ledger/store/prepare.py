@@ -1,0 +1,189 @@
+"""A match made ready to store: audited, its rows, hashes and read model computed.
+
+Needs no database (nor SQLAlchemy): an import's worker processes run it, and load
+only this, the rules and the reader, while the importing process writes
+(``ledger.store.importer``). What it makes is plain, picklable data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from ledger.audit import AuditReport, audit_record
+from ledger.events import Event
+from ledger.findings import finding
+from ledger.formats.reader import MatchRecord
+from ledger.store.computed import ReadModel, compute
+from ledger.store.hashing import (
+    content_hasher,
+    event_hash_from,
+    genesis,
+    row_head,
+    stamp,
+)
+from ledger.store.mapper import (
+    Header,
+    Row,
+    finding_json,
+    payload_pair,
+    text_and_bytes,
+    unread_type,
+)
+
+HASH = 32  # bytes of a SHA-256 digest
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A match ready to store: everything computed, nothing written (plain, picklable data)."""
+
+    header: Header
+    content_hash: bytes
+    recorded_at: datetime
+    # The event rows, seq 0, 1, ... in order, in two values rather than a Python object
+    # per row and column (an import makes millions of rows): ``rows_json`` is a JSON
+    # array of ``[recorded_index, kind, type, payload]``, one per row, and ``hashes``
+    # the chain, the genesis hash then each row's (row k's prev_hash is digest k, its
+    # hash digest k + 1). SQLite takes them as they are (``_SQLITE_EVENTS``).
+    rows_json: str
+    hashes: bytes
+    model: ReadModel  # for match id 0: ``for_match`` gives the real one
+    ok: bool
+    complete: bool
+    errors: int
+    findings: list[dict[str, Any]]
+    recorded: int
+    index: int
+    path: str
+    line: int | None
+    source: object
+
+    @property
+    def where(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+    @property
+    def size(self) -> int:
+        """The number of event rows."""
+        return len(self.hashes) // HASH - 1
+
+    @property
+    def last_hash(self) -> bytes | None:
+        """The last row's hash (None: the match has no events)."""
+        return self.hashes[-HASH:] if self.size else None
+
+    @property
+    def rows(self) -> list[Row]:
+        """The event rows as ``Row`` values (built on demand: the import needs none)."""
+        at, h = self.recorded_at, self.hashes
+        return [Row(seq, index, kind, type_, payload, at, h[seq * HASH:(seq + 1) * HASH],
+                    h[(seq + 1) * HASH:(seq + 2) * HASH])
+                for seq, (index, kind, type_, payload) in enumerate(orjson.loads(self.rows_json))]
+
+
+def safe_audit(record: MatchRecord) -> AuditReport:
+    """The audit of a record; a crash of the auditor becomes a finding and the match is kept."""
+    try:
+        return audit_record(record)
+    except Exception as exc:  # one match must not stop the import of the others
+        return AuditReport(match=record.index, source=record.source, path=record.path,
+                           line=record.line, findings=list(record.problems) + [finding(
+                               None, "error", "internal-error",
+                               "the auditor failed on this match ({error}); this is a bug in "
+                               "domino-ledger, please report it",
+                               error=f"{type(exc).__name__}: {exc}")])
+
+
+def prepare(record: MatchRecord, report: AuditReport | None = None,
+            now: datetime | None = None) -> Prepared | None:
+    """Audit a record and compute its rows and read model; None if its header is unreadable.
+
+    The rows are ``mapper.chain_rows``'s for the record's events, each followed by what
+    the rules derived from it, computed in one pass over bytes (the import's hot loop).
+    """
+    if record.header is None or record.raw is None:
+        return None
+    if report is None:
+        report = safe_audit(record)
+    header = Header.of(record.header)
+    header_json = header.canonical()
+    raw_events = record.raw["events"]
+    events = record.events
+    derived_all = report.derived
+    when = now or datetime.now(UTC).replace(tzinfo=None)
+    at = stamp(when)  # as hashed
+    recorded_heads: dict[str, bytes] = {}  # row_head by event type, for this time
+    derived_heads: dict[str, bytes] = {}
+    blobs: list[bytes] = []  # the recorded payloads, for the content hash
+    keep = blobs.append
+    rows: list[tuple[int, str, str, str]] = []
+    add = rows.append
+    prev = genesis(header_json)
+    chain = [prev]
+    link = chain.append
+    derived: list[tuple[int, Event]] = []
+    seq = 0
+    after = len(derived_all)
+    for i, (raw, ev) in enumerate(zip(raw_events, events, strict=True)):
+        if ev is None:
+            kind, type_ = "unread", unread_type(raw)
+            payload, blob = text_and_bytes(raw)
+            head = row_head(kind, type_, at)
+        else:
+            kind, type_ = "recorded", ev.TYPE
+            payload, blob = payload_pair(ev)
+            head = recorded_heads.get(type_) or recorded_heads.setdefault(
+                type_, row_head(kind, type_, at))
+        keep(blob)
+        prev = event_hash_from(prev, seq, i, head, blob)
+        add((i, kind, type_, payload))
+        link(prev)
+        seq += 1
+        if i < after:
+            for d in derived_all[i]:
+                type_ = d.TYPE
+                head = derived_heads.get(type_) or derived_heads.setdefault(
+                    type_, row_head("derived", type_, at))
+                payload, blob = payload_pair(d)
+                prev = event_hash_from(prev, seq, i, head, blob)
+                add((i, "derived", type_, payload))
+                link(prev)
+                derived.append((seq, d))
+                seq += 1
+    content = content_hasher(header_json)
+    if blobs:
+        content.update(b"\n" + b"\n".join(blobs))
+    ok = report.ok
+    model = compute(0, header, ok, len(raw_events), seq - 1, prev, derived)
+    findings = [finding_json(f) for f in report.findings]
+    return Prepared(header, content.digest(), when, orjson.dumps(rows).decode(),
+                    b"".join(chain), model, ok, report.complete, len(report.errors), findings,
+                    len(raw_events), record.index, record.path, record.line, record.source)
+
+
+@dataclass(frozen=True, slots=True)
+class Unstorable:
+    """A record with nothing to store (its header cannot be read)."""
+
+    index: int
+    path: str
+    line: int | None
+    source: object
+    problems: tuple[dict[str, object], ...]
+
+    @classmethod
+    def of(cls, record: MatchRecord) -> Unstorable:
+        return cls(record.index, record.path, record.line, record.source,
+                   tuple(finding_json(f) for f in record.problems))
+
+
+Item = Prepared | Unstorable
+
+
+def item_of(record: MatchRecord) -> Item:
+    prep = prepare(record)
+    return Unstorable.of(record) if prep is None else prep
