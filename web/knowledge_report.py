@@ -10,6 +10,8 @@ match page: the numbers per player and every named mistake with the replay step 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.analysis.knowledge_command import (
@@ -18,6 +20,7 @@ from ledger.analysis.knowledge_command import (
     MISTAKE,
     REPORT_VERSION,
     SEVERITIES,
+    PlayerReport,
     report_object,
     samples_for,
 )
@@ -80,5 +83,38 @@ def shown(report: dict[str, Any], match_id: int) -> dict[str, Any]:
             "severities": SEVERITIES}
 
 
-__all__ = ["KNOWLEDGE", "KNOWLEDGE_DEAL", "THRESHOLDS", "VERSION", "build_report", "shown",
-           "task"]
+@dataclass
+class PlayerReview:
+    """A player's knowledge reviews summed over matches (of one table, or every one)."""
+
+    matches: int = 0
+    valued: int = 0          # decisions with a knowledge value
+    lost: float = 0.0        # knowledge loss summed over them
+    luck: float = 0.0
+
+    @property
+    def mean_knowledge_lost(self) -> float | None:
+        return None if not self.valued else self.lost / self.valued
+
+
+def player_reviews(kept: Mapping[int, tuple[str, bool, Mapping[str, Any]]]
+                   ) -> dict[tuple[str, str], PlayerReview]:
+    """Per (player, table) and (player, "all"): the reviews kept for the matches' current
+    heads, of the matches whose audit is ok (as /players counts)."""
+    out: dict[tuple[str, str], PlayerReview] = {}
+    for preset, ok, body in kept.values():
+        if not ok:
+            continue
+        for d in body["report"]:
+            p = PlayerReport.of_dict(d)
+            for key in ((p.player, preset), (p.player, "all")):
+                r = out.setdefault(key, PlayerReview())
+                r.matches += 1
+                r.valued += p.valued
+                r.lost += p.lost
+                r.luck += p.luck
+    return out
+
+
+__all__ = ["KNOWLEDGE", "KNOWLEDGE_DEAL", "THRESHOLDS", "VERSION", "PlayerReview",
+           "build_report", "player_reviews", "shown", "task"]

@@ -17,7 +17,7 @@ from sqlalchemy import delete, func, select, text
 from sqlalchemy.engine import Connection
 
 from ledger.store.analyses import Head, head
-from ledger.store.models import EVENTS, KNOWLEDGE_REVIEWS
+from ledger.store.models import EVENTS, KNOWLEDGE_REVIEWS, MATCHES
 
 
 def get(conn: Connection, match_id: int, at: Head, samples: int, version: str
@@ -62,26 +62,28 @@ def current(conn: Connection, match_id: int, version: str) -> dict[str, Any] | N
     return body if isinstance(body, dict) else None
 
 
-def all_current(conn: Connection, version: str) -> dict[int, dict[str, Any]]:
-    """Per match: its kept review for its head as stored now (the most samples if several);
-    matches recorded further since their review are left out."""
+def all_current(conn: Connection, version: str) -> dict[int, tuple[str, bool, dict[str, Any]]]:
+    """Per match: its table (preset), whether its audit is ok, and its kept review for its
+    head as stored now (the most samples if several); matches recorded further since their
+    review are left out."""
     last = (select(EVENTS.c.match_id, func.max(EVENTS.c.seq).label("seq"))
             .group_by(EVENTS.c.match_id).subquery())
     heads = (select(EVENTS.c.match_id, EVENTS.c.hash)
              .join(last, (EVENTS.c.match_id == last.c.match_id) & (EVENTS.c.seq == last.c.seq))
              .subquery())
     rows = conn.execute(
-        select(KNOWLEDGE_REVIEWS.c.match_id, KNOWLEDGE_REVIEWS.c.samples,
+        select(KNOWLEDGE_REVIEWS.c.match_id, MATCHES.c.preset, MATCHES.c.ok,
                KNOWLEDGE_REVIEWS.c.body)
         .join(heads, (heads.c.match_id == KNOWLEDGE_REVIEWS.c.match_id)
               & (heads.c.hash == KNOWLEDGE_REVIEWS.c.head_hash))
+        .join(MATCHES, MATCHES.c.id == KNOWLEDGE_REVIEWS.c.match_id)
         .where(KNOWLEDGE_REVIEWS.c.version == version)
         .order_by(KNOWLEDGE_REVIEWS.c.match_id, KNOWLEDGE_REVIEWS.c.samples))
-    out: dict[int, dict[str, Any]] = {}
+    out: dict[int, tuple[str, bool, dict[str, Any]]] = {}
     for row in rows:  # ordered by samples: the most samples is kept last
         body = orjson.loads(row.body)
         if isinstance(body, dict):
-            out[int(row.match_id)] = body
+            out[int(row.match_id)] = (str(row.preset), bool(row.ok), body)
     return out
 
 

@@ -186,3 +186,32 @@ def test_asking_is_a_write_the_owner_token_opens(tmp_path: Path) -> None:
                     headers={"Accept": "application/json",
                              "Authorization": "Bearer sesame-1234567890"})
         assert ok.status_code in (200, 202), ok.text
+
+
+def test_players_shows_mean_loss_and_luck_of_the_reviewed_matches(
+        site: tuple[str, str, int], reviewed: dict[str, Any]) -> None:
+    base, _url, _mid = site
+    report = reviewed["last"].json()
+    html = httpx.get(f"{base}/players").text
+    for p in report["report"]:
+        row = re.search(rf'<tr data-player="{re.escape(p["player"])}" data-preset="all"'
+                        r'.*?<td class="num mean-loss">([^<]*)</td>\s*'
+                        r'<td class="num luck">([^<]*)</td>', html, re.S)
+        assert row is not None, p["player"]
+        mean = p["mean_knowledge_lost"]
+        assert row.group(1) == ("–" if mean is None else f"{mean:.2f}")
+        assert row.group(2) == f"{p['luck']:.1f}"
+
+
+@pytest.mark.parametrize("order", ["asc", "desc"])
+def test_players_sort_by_mean_loss_and_luck(site: tuple[str, str, int],
+                                            reviewed: dict[str, Any], order: str) -> None:
+    base, _url, _mid = site
+    report = reviewed["last"].json()
+    for key, field in (("mean_knowledge_lost", "mean_knowledge_lost"), ("luck", "luck")):
+        html = httpx.get(f"{base}/players", params={"sort": key, "order": order}).text
+        shown = re.findall(r'<tr data-player="([^"]+)" data-preset="all"', html)
+        values = {p["player"]: p[field] for p in report["report"]}
+        got = [values[n] for n in shown if n in values]
+        assert got == sorted(got, reverse=order == "desc"), (key, got)
+        assert f'aria-sort="{"ascending" if order == "asc" else "descending"}"' in html
