@@ -215,3 +215,21 @@ def test_players_sort_by_mean_loss_and_luck(site: tuple[str, str, int],
         got = [values[n] for n in shown if n in values]
         assert got == sorted(got, reverse=order == "desc"), (key, got)
         assert f'aria-sort="{"ascending" if order == "asc" else "descending"}"' in html
+
+
+def test_the_pdf_sheet_has_the_review_page(site: tuple[str, str, int],
+                                           reviewed: dict[str, Any]) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    base, _url, mid = site
+    report = reviewed["last"].json()
+    data = httpx.get(f"{base}/matches/{mid}/sheet.pdf").content
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(data)).pages]
+    (page,) = [p for p in pages if p.startswith("Review by what the player knew")]
+    for p in report["report"]:
+        assert p["player"] in page
+    named = sum(len(p["named"]) for p in report["report"])
+    assert named > 0  # the sample has mistakes to list: the list below is not empty
+    assert page.count("best bet") == named
