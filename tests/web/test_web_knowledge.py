@@ -233,3 +233,23 @@ def test_the_pdf_sheet_has_the_review_page(site: tuple[str, str, int],
     named = sum(len(p["named"]) for p in report["report"])
     assert named > 0  # the sample has mistakes to list: the list below is not empty
     assert page.count("best bet") == named
+
+
+def test_a_live_deal_hides_the_review_from_all_but_its_recorder(tmp_path: Path) -> None:
+    # As the replay's Analysis panel: the review comes from the hands in play.
+    from fastapi.testclient import TestClient
+
+    from tests.seat.test_keys_http import HOSTS, TOKEN, _live
+
+    app = create_app(f"sqlite:///{tmp_path / 'l.db'}", access=Access(Mode.KEYS, TOKEN, HOSTS))
+    with TestClient(app) as c:
+        mid, key, _match = _live(c, 12)
+        page = c.get(f"/matches/{mid}").text
+        assert 'id="review-hidden"' in page and 'id="ask-review"' not in page
+        assert c.get(f"/api/matches/{mid}/knowledge").status_code == 403
+        assert c.post(f"/matches/{mid}/knowledge").status_code == 401
+        owner = {"Authorization": f"Bearer {TOKEN}"}
+        assert c.post(f"/matches/{mid}/knowledge", headers=owner).status_code == 403
+        mine = {"Authorization": f"Bearer {key}"}
+        assert 'id="ask-review"' in c.get(f"/matches/{mid}", headers=mine).text
+        assert c.get(f"/api/matches/{mid}/knowledge", headers=mine).status_code == 404
