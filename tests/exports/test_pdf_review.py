@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,3 +78,26 @@ def test_the_review_page_in_arabic(reviewed: tuple[ScoreSheet, dict[str, Any]]) 
     last = pages[-1]
     assert "Review by what the player knew" not in last
     assert "مراجعة بحسب ما عرفه اللاعب" in last
+
+
+def test_the_export_command_adds_the_page_the_ledger_keeps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from ledger.cli import main
+
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    assert main(["import", str(SAMPLES / SAMPLE), "--db", url, "--json",
+                 "--no-progress"]) == 0
+    mid = str(json.loads(capsys.readouterr().out.splitlines()[0])["id"])
+    out = tmp_path / "sheet.pdf"
+    assert main(["export", mid, "--db", url, "--format", "pdf", "-o", str(out)]) == 0
+    assert not any("Review by what the player knew" in p for p in _pages(out.read_bytes()))
+    # analyse --report keeps the report in the ledger; the next export prints it.
+    assert main(["analyse", mid, "--db", url, "--report", "--samples", str(K), "--json"]) == 0
+    kept = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert main(["export", mid, "--db", url, "--format", "pdf", "-o", str(out)]) == 0
+    (page,) = [p for p in _pages(out.read_bytes())
+               if p.startswith("Review by what the player knew")]
+    assert f"{K} deals sampled per decision" in page
+    assert page.count("best bet") == sum(len(p["named"]) for p in kept["report"])
