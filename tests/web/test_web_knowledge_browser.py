@@ -58,6 +58,14 @@ def phone(browser: Any) -> Iterator[Any]:
     assert not outside, outside
 
 
+def _serious(page: Any) -> list[tuple[str, str, list[Any]]]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:4])
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
 def _fits(page: Any) -> None:
     assert int(page.evaluate("document.documentElement.scrollWidth")) <= WIDTH
 
@@ -70,6 +78,7 @@ def test_ask_watch_filter_and_open_a_mistake(phone: Any, site: tuple[str, int]) 
     # The progress line, then (the script asks until it is kept) the report itself.
     phone.wait_for_selector("#review-players", timeout=600_000)
     _fits(phone)
+    assert not _serious(phone)
     folder = SCREENSHOTS / "knowledge"
     folder.mkdir(parents=True, exist_ok=True)
     phone.locator("#knowledge-review").screenshot(path=str(folder / "en-390-review.png"))
@@ -105,6 +114,7 @@ def test_the_report_in_arabic_fits_the_phone(phone: Any, site: tuple[str, int]) 
     text = phone.locator("#knowledge-review").inner_text()
     assert "مراجعة بحسب ما عرفه اللاعب" in text
     assert "Review by" not in text
+    assert not _serious(phone)
     folder = SCREENSHOTS / "knowledge"
     folder.mkdir(parents=True, exist_ok=True)
     phone.locator("#knowledge-review").screenshot(path=str(folder / "ar-390-review.png"))
