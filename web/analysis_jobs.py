@@ -448,6 +448,9 @@ def solve(worker: Worker, task: Task, settings: Settings, progress: Callable[[in
             raise DealNotFound.of(task.match_id, task.deal)
         return Solved(late(body, s.seconds), True) if stopped else Solved(body)
     # got[1]: one of the phrases above, or the text of the worker's own exception.
+    if task.kind != "deal":
+        raise AnalysisError(Phrase("the review by what each player knew failed: {reason}",
+                                   reason=got[1]))
     raise AnalysisError(Phrase("the analysis of deal {deal} failed: {reason}",
                                deal=task.deal + 1, reason=got[1]))
 
