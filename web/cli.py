@@ -151,7 +151,7 @@ def _concurrency(text: str) -> int:
 
 def _worker_command(subcommands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``worker``, and ``analyse --all``'s work: both make the web's deal answers."""
-    from ledger.analysis import commands
+    from ledger.analysis import cli as commands  # renamed from commands.py by the readside merge
 
     def analyse_all(args: argparse.Namespace) -> int:
         from web.analysis_queue import analyse_all as run
