@@ -234,7 +234,7 @@ def analyse_all(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from ledger.exports.select import SelectionError, parse_since
+    from ledger.exports.selection import SelectionError, parse_since
 
     try:
         since = parse_since(args.since) if args.since else None
