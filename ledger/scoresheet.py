@@ -115,6 +115,9 @@ class ScoreSheet:
     end: str | None  # why the match ended: a key of END_PHRASES
     audit: AuditStatus
     ledger_hash: str | None
+    # The match's report by what each player knew, when the ledger keeps one for it
+    # (``cli_knowledge.report_object``): the PDF prints it on a page of its own.
+    knowledge: Mapping[str, Any] | None = None
 
     @property
     def winner_side(self) -> Side | None:

@@ -47,9 +47,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.i18n import Phrase
-from ledger.store import analyses, db
+from ledger.store import analyses, db, knowledge_reviews
 from ledger.store.analyses import Head
 from ledger.store.handles import Connection, Engine
+from web import knowledge_report
 from web.analysis_worker import Worker
 from web.deal_analysis import VERSION, Task, late
 from web.matchdata import ReplayUnavailable, load_match
@@ -156,6 +157,8 @@ class AnalysisBackend(ABC):
     queue (web.analysis_queue). Routes see only ``ask``, through ``for_client``."""
 
     started = 0  # jobs this app started (a request that joined one does not count)
+    engine: Engine
+    settings: Settings
 
     def for_client(self, client: str) -> ClientJobs:
         """These jobs as ``client`` asks for them (its waiting jobs are counted)."""
@@ -169,6 +172,24 @@ class AnalysisBackend(ABC):
     @abstractmethod
     def close(self) -> None:
         """Stop what this app runs for its analyses."""
+
+    _local: AnalysisJobs | None = None
+
+    def ask_knowledge(self, conn: Connection, match_id: int, client: str = "",
+                      start: bool = True) -> dict[str, Any] | Pending | None:
+        """The match's report by what each player knew, for its head as stored now, or how
+        far its job is (done / total deals). A backend that cannot queue it (the job queue)
+        has it worked out in the app's own worker processes. Not ``start``: None rather
+        than a new job."""
+        if self._local is None and not start:
+            return None
+        if self._local is None:
+            self._local = AnalysisJobs(self.engine, self.settings)
+        return self._local.ask_knowledge(conn, match_id, client, start)
+
+    def close_local(self) -> None:
+        if self._local is not None:
+            self._local.close()
 
 
 class AnalysisJobs(AnalysisBackend):
@@ -213,6 +234,24 @@ class AnalysisJobs(AnalysisBackend):
                 self._keep(key, body)
             return body
         return self.submit(key, _task(conn, match_id, deal), client)
+
+    def ask_knowledge(self, conn: Connection, match_id: int, client: str = "",
+                      start: bool = True) -> dict[str, Any] | Pending | None:
+        at = analyses.head(conn, match_id)
+        if at is None:
+            raise DealNotFound.of(match_id, 0)
+        key = (match_id, knowledge_report.KNOWLEDGE_DEAL, at)
+        with self._lock:
+            known = self._known(key)
+        if known is not None or not start:
+            return known
+        task = knowledge_report.task(conn, match_id)
+        body = knowledge_reviews.get(conn, match_id, at, task.samples, knowledge_report.VERSION)
+        if body is not None:
+            with self._lock:
+                self._keep(key, body)
+            return body
+        return self.submit(key, task, client) if start else None
 
     def submit(self, key: Key, task: Task, client: str = "") -> dict[str, Any] | Pending:
         """Start the job of ``key`` with ``task`` unless it is known or running already
@@ -287,6 +326,7 @@ class AnalysisJobs(AnalysisBackend):
             thread.join(timeout=10)
         for worker in self._workers:
             worker.stop()
+        self.close_local()
 
     def _serve(self, worker: Worker) -> None:
         while True:
@@ -358,7 +398,12 @@ class AnalysisJobs(AnalysisBackend):
         match_id, deal, at = key
         try:
             with db.writing(self.engine) as session:
-                analyses.put(db.write_connection(session), match_id, deal, at, VERSION, body)
+                conn = db.write_connection(session)
+                if deal == knowledge_report.KNOWLEDGE_DEAL:
+                    knowledge_reviews.put(conn, match_id, at, body["samples"],
+                                          knowledge_report.VERSION, body)
+                else:
+                    analyses.put(conn, match_id, deal, at, VERSION, body)
                 session.commit()
         except Exception:  # the answer is served from memory all the same
             log.exception("could not keep the analysis of match %s deal %s", match_id,
@@ -381,6 +426,10 @@ def solve(worker: Worker, task: Task, settings: Settings, progress: Callable[[in
     AnalysisError (DealNotFound: the record has no such deal) when it cannot be."""
     s = settings
     got = attempt(worker, task, s.seconds, s.kill_seconds, progress, closing)
+    if got[0] == "killed" and task.kind != "deal":  # a whole match: no shape-only retry
+        on_kill()
+        got = ("failed", Phrase("it could not be worked out in time (the limit is {seconds} "
+                                "s)", seconds=f"{s.kill_seconds:g}"))
     if got[0] == "killed":
         on_kill()
         log.warning("analysis of match %s deal %s ran over %.0f s: worker killed",
@@ -399,6 +448,9 @@ def solve(worker: Worker, task: Task, settings: Settings, progress: Callable[[in
             raise DealNotFound.of(task.match_id, task.deal)
         return Solved(late(body, s.seconds), True) if stopped else Solved(body)
     # got[1]: one of the phrases above, or the text of the worker's own exception.
+    if task.kind != "deal":
+        raise AnalysisError(Phrase("the review by what each player knew failed: {reason}",
+                                   reason=got[1]))
     raise AnalysisError(Phrase("the analysis of deal {deal} failed: {reason}",
                                deal=task.deal + 1, reason=got[1]))
 
@@ -445,6 +497,10 @@ class ClientJobs:
 
     def ask(self, conn: Connection, match_id: int, deal: int) -> dict[str, Any] | Pending:
         return self.jobs.ask(conn, match_id, deal, self.client)
+
+    def ask_knowledge(self, conn: Connection, match_id: int, start: bool = True
+                      ) -> dict[str, Any] | Pending | None:
+        return self.jobs.ask_knowledge(conn, match_id, self.client, start)
 
 
 def _task(conn: Connection, match_id: int, deal: int) -> Task:

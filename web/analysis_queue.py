@@ -97,7 +97,9 @@ class QueueJobs(AnalysisBackend):
         return Pending("queued", 0, 0)
 
     def close(self) -> None:
-        """Nothing runs here: the queued jobs wait for the workers."""
+        """Nothing runs here but the knowledge reports (ask_knowledge): the queued jobs
+        wait for the workers."""
+        self.close_local()
 
 
 class DealWork:

@@ -32,6 +32,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
 from web.deal_analysis import Task, build
+from web.knowledge_report import KNOWLEDGE, build_report
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -83,7 +84,8 @@ def run(conn: Connection, task: Task, seconds: float) -> None:
         conn.send(("progress", done, total))
 
     try:
-        body = build(task, progress, stop)
+        body = build_report(task, progress) if task.kind == KNOWLEDGE else build(
+            task, progress, stop)
     except Exception as exc:  # the server answers the request with it; this process goes on
         conn.send(("failed", f"{type(exc).__name__}: {exc}"))
         return

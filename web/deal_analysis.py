@@ -52,6 +52,9 @@ class Task:
     options: Mapping[str, Any]
     seats: tuple[str, ...]
     events: tuple[Event | None, ...]
+    kind: str = "deal"              # or "knowledge": the whole match's knowledge report
+    samples: int = 0                # knowledge: deals drawn per decision
+    seed: str = ""                  # knowledge: the match's hash, every draw's seed
 
     @property
     def dealt(self) -> int:

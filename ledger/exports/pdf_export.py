@@ -270,6 +270,10 @@ def _sheet(pdf: _SheetPDF, sheet: ScoreSheet) -> None:
     if sheet.ledger_hash:
         _line(pdf, lang.say("Ledger hash (SHA-256): {hash}", hash=sheet.ledger_hash), size=8,
               grey=True)
+    if sheet.knowledge is not None:
+        from ledger.exports.pdf_review import review_page
+
+        review_page(pdf, sheet.knowledge, _line, _plain)
 
 
 def pdf_bytes(sheets: Iterable[ScoreSheet], lang: Language = ENGLISH) -> bytes:

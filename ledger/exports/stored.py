@@ -9,6 +9,7 @@ the same sheet and the same ledger hash.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ledger.exports.selection import Criteria, Selected, SelectionError, from_record
@@ -35,6 +36,18 @@ def _parse_id(ref: str) -> int:
     except ValueError:
         raise SelectionError(f"{ref!r} is neither a match file nor a stored match id "
                              "(a number)") from None
+
+
+def _with_review(conn: Any, match_id: int, selected: Selected) -> Selected:
+    """The match with the report by what each player knew the ledger keeps for its events
+    as stored (the PDF prints it on a page of its own)."""
+    from ledger.analysis.cli_knowledge import REPORT_VERSION
+    from ledger.store.knowledge_reviews import current
+
+    kept = current(conn, match_id, REPORT_VERSION)
+    if kept is not None:
+        selected._sheet = replace(selected.sheet(), knowledge=kept)
+    return selected
 
 
 def stored_matches(url: str | None, refs: Sequence[str],
@@ -64,7 +77,7 @@ def stored_matches(url: str | None, refs: Sequence[str],
                     continue
                 selected = from_record(record, str(match_id))
                 if selected is not None:
-                    yield selected
+                    yield _with_review(conn, match_id, selected)
     except (StoreError, SQLAlchemyError) as exc:
         raise SelectionError(str(getattr(exc, "message", exc))) from None
     finally:

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.engine import Connection
 
-from ledger.store.analyses import Head
-from ledger.store.models import KNOWLEDGE_REVIEWS
+from ledger.store.analyses import Head, head
+from ledger.store.models import EVENTS, KNOWLEDGE_REVIEWS, MATCHES
 
 
 def get(conn: Connection, match_id: int, at: Head, samples: int, version: str
@@ -47,6 +47,46 @@ def put(conn: Connection, match_id: int, at: Head, samples: int, version: str,
                         "version": version, "body": orjson.dumps(body).decode()})
 
 
+def current(conn: Connection, match_id: int, version: str) -> dict[str, Any] | None:
+    """The kept review for the match's head as stored now (the most samples if several)."""
+    at = head(conn, match_id)
+    if at is None:
+        return None
+    row = conn.execute(select(KNOWLEDGE_REVIEWS.c.body).where(
+        KNOWLEDGE_REVIEWS.c.match_id == match_id, KNOWLEDGE_REVIEWS.c.head_hash == at.hash,
+        KNOWLEDGE_REVIEWS.c.version == version)
+        .order_by(KNOWLEDGE_REVIEWS.c.samples.desc()).limit(1)).one_or_none()
+    if row is None:
+        return None
+    body = orjson.loads(row.body)
+    return body if isinstance(body, dict) else None
+
+
+def all_current(conn: Connection, version: str) -> dict[int, tuple[str, bool, dict[str, Any]]]:
+    """Per match: its table (preset), whether its audit is ok, and its kept review for its
+    head as stored now (the most samples if several); matches recorded further since their
+    review are left out."""
+    last = (select(EVENTS.c.match_id, func.max(EVENTS.c.seq).label("seq"))
+            .group_by(EVENTS.c.match_id).subquery())
+    heads = (select(EVENTS.c.match_id, EVENTS.c.hash)
+             .join(last, (EVENTS.c.match_id == last.c.match_id) & (EVENTS.c.seq == last.c.seq))
+             .subquery())
+    rows = conn.execute(
+        select(KNOWLEDGE_REVIEWS.c.match_id, MATCHES.c.preset, MATCHES.c.ok,
+               KNOWLEDGE_REVIEWS.c.body)
+        .join(heads, (heads.c.match_id == KNOWLEDGE_REVIEWS.c.match_id)
+              & (heads.c.hash == KNOWLEDGE_REVIEWS.c.head_hash))
+        .join(MATCHES, MATCHES.c.id == KNOWLEDGE_REVIEWS.c.match_id)
+        .where(KNOWLEDGE_REVIEWS.c.version == version)
+        .order_by(KNOWLEDGE_REVIEWS.c.match_id, KNOWLEDGE_REVIEWS.c.samples))
+    out: dict[int, tuple[str, bool, dict[str, Any]]] = {}
+    for row in rows:  # ordered by samples: the most samples is kept last
+        body = orjson.loads(row.body)
+        if isinstance(body, dict):
+            out[int(row.match_id)] = (str(row.preset), bool(row.ok), body)
+    return out
+
+
 def clear(conn: Connection, match_id: int | None = None) -> int:
     """Forget every kept review (or one match's); how many there were."""
     stmt = delete(KNOWLEDGE_REVIEWS)
@@ -55,4 +95,4 @@ def clear(conn: Connection, match_id: int | None = None) -> int:
     return int(conn.execute(stmt).rowcount or 0)
 
 
-__all__ = ["clear", "get", "put"]
+__all__ = ["all_current", "clear", "current", "get", "put"]

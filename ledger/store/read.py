@@ -8,11 +8,14 @@ door to them (``web/`` imports no table and writes no SQL, tests/test_architectu
 - a match as its page and its replay read it (``matchpage``: the replay's source);
 - the players' plays and the analyses that hold for them (``plays``), the whole-match
   chart's points lost among them;
+- the knowledge reviews kept for matches' current heads (``knowledge_reviews``);
 - whether the ledger has changed (``ledger_version``, for kept answers).
 """
 
 from __future__ import annotations
 
+from ledger.store.knowledge_reviews import all_current as knowledge_reports
+from ledger.store.knowledge_reviews import current as knowledge_report
 from ledger.store.matchlist import (
     AUDITS,
     COUNT_CAP,
@@ -43,8 +46,9 @@ from ledger.store.versions import Version, ledger_version, match_version
 
 __all__ = [
     "AUDITS", "COUNT_CAP", "MAX_PAGE", "RESULTS", "SORTS", "BadFilter", "Filters", "ListPage",
-    "Page", "ReplayUnavailable", "Row", "Version", "StoredMatch", "counts", "current_reviews",
-    "events_of", "fingerprint", "found_names", "get_match", "ledger_version", "list_matches",
-    "list_page", "load_match", "match_version", "player_names", "player_totals",
-    "points_lost", "record_of", "score_sheet", "stored_plays",
+    "Page", "ReplayUnavailable", "Row", "StoredMatch", "Version", "counts", "current_reviews",
+    "events_of", "fingerprint", "found_names", "get_match", "knowledge_report",
+    "knowledge_reports", "ledger_version", "list_matches", "list_page", "load_match",
+    "match_version", "player_names", "player_totals", "points_lost", "record_of",
+    "score_sheet", "stored_plays",
 ]

@@ -17,6 +17,7 @@ from sqlalchemy import delete, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from ledger.corrections import UNDO, standing_rows
+from ledger.events import Event
 from ledger.store.computed import (
     TOTALS,
     ReadModel,

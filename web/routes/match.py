@@ -10,9 +10,10 @@ from fastapi.responses import HTMLResponse
 from ledger.exports.formats import SHEET_FORMATS
 from ledger.replay import deals
 from web.charts import score_race
-from web.deps import MatchId, ReadSession
+from web.deps import Jobs, MatchId, ReadSession
 from web.lang import request_language
 from web.matchdata import StoredMatch, load_match
+from web.routes import knowledge
 from web.templating import templates
 from web.wording import match_title, table_words
 
@@ -28,7 +29,8 @@ def _deal_steps(match: StoredMatch) -> dict[int, int]:
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def match_page(request: Request, match_id: MatchId, session: ReadSession) -> HTMLResponse:
+def match_page(request: Request, match_id: MatchId, session: ReadSession, jobs: Jobs,
+               review: str | None = None) -> HTMLResponse:
     lang = request_language(request)
     match = load_match(session.connection(), match_id)
     sheet = match.sheet()
@@ -43,6 +45,7 @@ def match_page(request: Request, match_id: MatchId, session: ReadSession) -> HTM
                        for row in sheet.deals],
         "chart": score_race(sheet, lang) if sheet.deals else None,
         "sheet_formats": list(SHEET_FORMATS.values()),
+        **knowledge.page_part(request, session.connection(), match, jobs, review),
     })
 
 

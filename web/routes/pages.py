@@ -8,7 +8,17 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from web import assets
-from web.routes import glossary, match, matches, page_errors, replay, sheets, upload, vendor
+from web.routes import (
+    glossary,
+    knowledge,
+    match,
+    matches,
+    page_errors,
+    replay,
+    sheets,
+    upload,
+    vendor,
+)
 from web.templating import STATIC_DIR
 
 
@@ -21,6 +31,8 @@ def install(app: FastAPI) -> None:
     app.include_router(upload.router)
     app.include_router(assets.router)  # /assets/<digest>/...: static files, cached for good
     app.include_router(match.api)
+    app.include_router(knowledge.router)  # a match's review by what each player knew
+    app.include_router(knowledge.api)
     app.include_router(replay.router)
     app.include_router(glossary.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -6,6 +6,7 @@ Counted by ``ledger.analysis.stats`` from the read models and the reviews the le
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -16,8 +17,9 @@ from ledger.analysis.stats import PlayerStats, from_stored, player_stats
 from ledger.names import matches
 from ledger.rules import PRESETS
 from ledger.store.handles import Connection
-from ledger.store.read import fingerprint, player_names, stored_plays
+from ledger.store.read import fingerprint, knowledge_reports, player_names, stored_plays
 from web.deps import ReadSession
+from web.knowledge_report import VERSION, PlayerReview, player_reviews
 from web.templating import templates
 
 router = APIRouter()
@@ -50,10 +52,14 @@ def _rows(request: Request, conn: Connection, player: str | None,
 # The columns the page orders by: a player's rows stay together, ordered by the row over
 # every table ("all"); names A to Z first, numbers high first.
 SORTS = ("player", "matches", "wins", "deals", "points", "points_per_deal", "outs", "blocks",
-         "reviewed_deals", "mistakes", "points_lost")
+         "reviewed_deals", "mistakes", "points_lost", "mean_knowledge_lost", "luck")
+# Of the review by what each player knew (web.knowledge_report): a player without one last.
+REVIEW_SORTS = ("mean_knowledge_lost", "luck")
 
 
-def ordered(rows: list[PlayerStats], sort: str | None, ascending: bool) -> list[PlayerStats]:
+def ordered(rows: list[PlayerStats], sort: str | None, ascending: bool,
+            reviews: Mapping[tuple[str, str], PlayerReview] | None = None
+            ) -> list[PlayerStats]:
     if sort not in SORTS or sort == "player" and ascending:
         return rows  # by name already
     groups: dict[str, list[PlayerStats]] = {}
@@ -64,6 +70,11 @@ def ordered(rows: list[PlayerStats], sort: str | None, ascending: bool) -> list[
         if sort == "player":
             return name.casefold()
         total = next((r for r in groups[name] if r.preset == "all"), groups[name][0])
+        if sort in REVIEW_SORTS:
+            review = (reviews or {}).get((name, total.preset))
+            got = None if review is None else getattr(review, sort)
+            # Without a review: after every reviewed player, whichever way the order goes.
+            return (got is not None, got or 0.0) if not ascending else (got is None, got or 0.0)
         return getattr(total, sort)
 
     names = sorted(groups, key=lambda n: n.casefold())
@@ -90,8 +101,10 @@ def players_page(request: Request, session: ReadSession, player: str | None = No
             return None
         return "ascending" if ascending else "descending"
 
-    rows = ordered(_rows(request, conn, player, table, exact=False), sort, ascending)
+    reviews = player_reviews(knowledge_reports(conn, VERSION))
+    rows = ordered(_rows(request, conn, player, table, exact=False), sort, ascending, reviews)
     return templates.TemplateResponse(request, "players.html", {
+        "reviews": reviews,
         "nav": "players", "rows": rows, "sorted_by": sorted_by, "aria_sort": aria_sort,
         "player": player or "",
         "table": table if table in PRESETS else "", "presets": PRESETS,

@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger.exports.formats import SHEET_FORMATS
+from ledger.store.read import knowledge_report
+from web.access import sees_live_hands
 from web.deps import MatchId, ReadSession
+from web.knowledge_report import VERSION
 from web.lang import request_language
 from web.matchdata import load_match
 
@@ -22,7 +27,12 @@ def sheet_file(request: Request, match_id: MatchId, fmt: str, session: ReadSessi
     if form is None:
         raise StarletteHTTPException(404)
     lang = request_language(request)
-    sheet = load_match(session.connection(), match_id).sheet()
+    conn = session.connection()
+    match = load_match(conn, match_id)
+    sheet = match.sheet()
+    if sees_live_hands(request, match_id, match.origin, match.status):
+        # The PDF's page of the review by what each player knew, when the ledger keeps one.
+        sheet = replace(sheet, knowledge=knowledge_report(conn, match_id, VERSION))
     data = form.write([sheet], lang)
     name = f"match-{match_id}-{lang.code}.{fmt}"
     return Response(data, media_type=form.media_type,

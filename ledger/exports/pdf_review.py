@@ -1,0 +1,97 @@
+"""The PDF score sheet's page of the review by what each player knew (issue 14): per player
+the report's numbers, the thresholds, and every named mistake with its replay step.
+
+Printed after a match's sheet when the sheet carries the report the ledger keeps for the
+match's events (``ScoreSheet.knowledge``: ``cli_knowledge.report_object``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from fpdf.fonts import FontFace
+
+from ledger.i18n import Phrase
+from ledger.i18n.phrases import N_
+
+if TYPE_CHECKING:
+    from ledger.exports.pdf_export import _SheetPDF
+
+MAX_MISTAKES = 60  # the rest: the match page lists them all
+_SEVERITY = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"),
+             "blunder": N_("blunder")}
+
+
+def _num(x: float | None) -> str:
+    return "–" if x is None else f"{x:.1f}"
+
+
+Line = Callable[..., None]            # pdf_export._line: a paragraph of the sheet
+Plain = Callable[[Any, str], str]     # pdf_export._plain: text as an RTL page prints it
+
+
+def shortened(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: Plain) -> None:
+    """A page with the report: a table per player, the legend and the mistakes (``_line``
+    and ``_plain``: the sheet's own, handed over so this module does not import it back)."""
+    lang = pdf.words
+    pdf.add_page()
+    _line(pdf, lang.say("Review by what the player knew"), size=15, bold=True, height=7.5)
+    _line(pdf, lang.say("{samples} deals sampled per decision; lower loss is better",
+                        samples=report["samples"]), size=9, grey=True)
+    pdf.ln(2)
+    heads = [lang.say("Player"), lang.say("Decisions"), lang.say("Forced"),
+             lang.say("Inaccuracies"), lang.say("Mistakes"), lang.say("Blunders"),
+             lang.say("Mean loss"), lang.say("Luck"), lang.say("Result"),
+             lang.say("Luck-adjusted")]
+    rows = [heads] + [[shortened(p["player"], 24), str(p["decisions"]), str(p["forced"]),
+                       str(p["inaccuracies"]), str(p["mistakes"]), str(p["blunders"]),
+                       _num(p["mean_knowledge_lost"]), _num(p["luck"]), _num(p["result"]),
+                       _num(p["luck_adjusted"])] for p in report["report"]]
+    widths = [36.0] + [16.0] * 9
+    if lang.rtl:
+        widths.reverse()
+        rows = [r[::-1] for r in rows]
+    pdf.set_font("DejaVuSans", size=7.5)
+    with pdf.table(col_widths=tuple(widths), width=180, align="LEFT", line_height=4.5,
+                   text_align="RIGHT" if lang.rtl else "LEFT",
+                   headings_style=FontFace(emphasis="BOLD", fill_color=(230, 230, 230)),
+                   padding=(0.8, 1.0, 0.8, 1.0)) as table:
+        for line in rows:
+            row = table.row()
+            for text in line:
+                row.cell(_plain(lang, text))
+    pdf.ln(2)
+    t = report["thresholds"]
+    _line(pdf, lang.say("Points lost by what the player knew: an inaccuracy from {a}, a "
+                        "mistake from {b}, a blunder from {c}.", a=f"{t['inaccuracy']:g}",
+                        b=f"{t['mistake']:g}", c=f"{t['blunder']:g}"), size=9)
+    pdf.ln(2)
+    _mistakes(pdf, report, _line)
+
+
+def _mistakes(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line) -> None:
+    from ledger.analysis.review import move_phrase
+
+    lang = pdf.words
+    named = sorted(((m, p["player"]) for p in report["report"] for m in p["named"]),
+                   key=lambda mp: mp[0]["event"])
+    if not named:
+        _line(pdf, lang.say("No move lost {a} points or more by what its player knew.",
+                            a=f"{report['thresholds']['inaccuracy']:g}"), size=9, grey=True)
+        return
+    for m, player in named[:MAX_MISTAKES]:
+        best = lang.join([lang.word(move_phrase(b)) for b in m["best"]])
+        _line(pdf, lang.say("step {step}, deal {deal}: {severity}: {player} played {played}; "
+                            "best bet {best}; lost {lost}", step=m["event"] + 1,
+                            deal=m["deal"] + 1, severity=Phrase(_SEVERITY[m["severity"]]),
+                            player=shortened(player, 24), played=lang.word(
+                                move_phrase(m["played"])), best=best,
+                            lost=_num(m["knowledge_lost"])), size=8.5, height=4.5)
+    if len(named) > MAX_MISTAKES:
+        _line(pdf, lang.say("More on the match page: {count}", count=len(named) - MAX_MISTAKES),
+              size=8.5, height=4.5)
