@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ledger.store.errors import database_errors
 from ledger.store.handles import Engine
 from ledger.store.read import Version, ledger_version, match_version
+from web.access import KEY_COOKIE, OWNER_COOKIE
 from web.lang import request_language
 
 PATHS = frozenset({"/matches", "/api/matches"})
@@ -42,7 +43,8 @@ MATCH_PAGE = re.compile(r"/matches/([1-9][0-9]{0,8})")
 SIZE = 1024
 TTL = 10.0
 
-Key = tuple[str, str, str, bool, Version]
+KEY_PREFIX = KEY_COOKIE.split("{", 1)[0]
+Key = tuple[str, str, str, bool, Version, int]
 
 
 def _version(engine: Engine, path: str) -> Version | None:
@@ -71,6 +73,9 @@ class PageCache:
             await self.app(scope, receive, send)
             return
         request = Request(scope)
+        if _credentialed(request):  # what it may see can differ: never kept, never served
+            await self.app(scope, receive, send)
+            return
         engine: Engine = request.app.state.engine
         # In a thread: waiting for a pooled connection must never hold up the event loop
         # (the requests that would give theirs back need it to finish).
@@ -81,9 +86,10 @@ class PageCache:
         if version is None:  # a match that is not there: the app says so
             await self.app(scope, receive, send)
             return
+        generation = getattr(request.app.state, "page_generations", {}).get(path, 0)
         key = (path, scope.get("query_string", b"").decode("latin-1"),
                request_language(request).code,
-               "gzip" in request.headers.get("accept-encoding", ""), version)
+               "gzip" in request.headers.get("accept-encoding", ""), version, generation)
         kept = self._get(key)
         if kept is not None:
             for message in kept:
@@ -121,13 +127,33 @@ class PageCache:
                 self._kept.popitem(last=False)
 
 
+def _credentialed(request: Request) -> bool:
+    """Whether the request carries the owner token or a recorder key (web.access): a live
+    match's page shows its holder what others do not see."""
+    headers = request.headers
+    return ("authorization" in headers or "x-recorder-key" in headers
+            or any(name == OWNER_COOKIE or name.startswith(KEY_PREFIX)
+                   for name in request.cookies))
+
+
 def _keepable(messages: list[Message]) -> bool:
     if not messages or messages[0]["type"] != "http.response.start":
         return False
     start = messages[0]
     if start["status"] != 200:
         return False
-    return not any(name.lower() == b"set-cookie" for name, _ in start.get("headers", []))
+    headers = start.get("headers", [])
+    # A page that depends on its reader or on a running job says so: no-store.
+    return not any(name.lower() == b"set-cookie" or
+                   (name.lower() == b"cache-control" and b"no-store" in value.lower())
+                   for name, value in headers)
+
+
+def forget(app_state: Any, path: str) -> None:
+    """Drop what this process keeps for ``path`` (a write the version does not see, such as
+    asking for a match's review, changes its page)."""
+    generations: dict[str, int] = app_state.__dict__.setdefault("page_generations", {})
+    generations[path] = generations.get(path, 0) + 1
 
 
 def _copy(message: Message) -> dict[str, Any]:

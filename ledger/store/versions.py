@@ -12,9 +12,9 @@ from __future__ import annotations
 from sqlalchemy import Engine, func, select
 
 from ledger.store.heads import read_head
-from ledger.store.models import EVENTS, MATCHES
+from ledger.store.models import EVENTS, KNOWLEDGE_REVIEWS, MATCHES
 
-Version = tuple[int, int] | tuple[int, str]
+Version = tuple[int, int] | tuple[int, str, int]
 
 
 def ledger_version(engine: Engine) -> tuple[int, int]:
@@ -25,10 +25,14 @@ def ledger_version(engine: Engine) -> tuple[int, int]:
     return int(matches or 0), int(events or 0)
 
 
-def match_version(engine: Engine, match_id: int) -> tuple[int, str] | None:
-    """Match ``match_id``'s head as (events, last hash in hex); None: no such match."""
+def match_version(engine: Engine, match_id: int) -> tuple[int, str, int] | None:
+    """Match ``match_id``'s head as (events, last hash in hex) and how many reviews by
+    knowledge the ledger keeps for it (one stored changes the page, not the head);
+    None: no such match."""
     with engine.connect() as conn:
         head = read_head(conn, match_id)
-    if head is None:
-        return None
-    return head.events, "" if head.hash is None else head.hash.hex()
+        if head is None:
+            return None
+        reviews = conn.execute(select(func.count()).select_from(KNOWLEDGE_REVIEWS).where(
+            KNOWLEDGE_REVIEWS.c.match_id == match_id)).scalar_one()
+    return head.events, "" if head.hash is None else head.hash.hex(), int(reviews)

@@ -150,3 +150,21 @@ def test_a_kept_answer_is_sent_compressed_once(ledger: tuple[TestClient, str, Pa
             raw.append(b"".join(res.iter_raw()))
     assert cache.hits == hits + 1 and raw[0] == raw[1]
     assert gzip.decompress(raw[1]).decode() == plain.text
+
+
+def test_a_request_with_a_token_or_key_is_never_served_a_kept_page(
+        ledger: tuple[TestClient, str, Path]) -> None:
+    # A live match's page shows its recorder-key holder what others do not see (web.access):
+    # a request carrying a token or a key is answered by the app itself, and not kept.
+    client, _, _ = ledger
+    cache = _cache_of(client)
+    start = {"table": {"rules": "domena"}, "seats": ["Ali", "Omar"]}
+    mine = client.post("/api/matches", json=start).json()["id"]
+    client.get(f"/matches/{mine}")
+    hits = cache.hits
+    for headers in ({"Authorization": "Bearer x"}, {"X-Recorder-Key": "k"},
+                    {"Cookie": f"dl_key_{mine}=k"}, {"Cookie": "dl_owner=t"}):
+        assert client.get(f"/matches/{mine}", headers=headers).status_code == 200
+        assert cache.hits == hits, headers
+    client.get(f"/matches/{mine}")
+    assert cache.hits == hits + 1  # the page kept for readers without one is still served

@@ -26,6 +26,7 @@ from web.deps import Jobs, MatchId, ReadSession
 from web.knowledge_report import VERSION, shown
 from web.lang import request_language
 from web.matchdata import StoredMatch, load_match
+from web.page_cache import forget
 
 router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["analysis"])
@@ -48,13 +49,16 @@ def page_part(request: Request, conn: Connection, match: StoredMatch, jobs: Jobs
               severity: str | None) -> dict[str, Any]:
     """What the match page's section "Review by what the player knew" shows."""
     return {"review_hidden": False, "review": None, "review_pending": None,
-            "review_failed": None, **_part(request, conn, match, jobs, severity)}
+            "review_failed": None, "review_nothing": False,
+            **_part(request, conn, match, jobs, severity)}
 
 
 def _part(request: Request, conn: Connection, match: StoredMatch, jobs: Jobs,
           severity: str | None) -> dict[str, Any]:
     if not _may_see(request, match):
         return {"review_hidden": True}
+    if "deal" not in match.types:  # a match started, not dealt yet: no move to judge
+        return {"review_nothing": True}
     report = knowledge_report(conn, match.id, VERSION)
     lang = request_language(request)
     if report is None:
@@ -86,6 +90,7 @@ def ask_review(request: Request, match_id: MatchId, session: ReadSession,
     if not _may_see(request, match):
         raise Refused(request, 403, f"match {match_id} is being recorded")
     got = jobs.ask_knowledge(conn, match_id)
+    forget(request.app.state, f"/matches/{match_id}")  # its page now shows the progress
     if "application/json" in request.headers.get("accept", ""):
         return _answer(got)
     return RedirectResponse(f"/matches/{match_id}#knowledge-review", status_code=303)

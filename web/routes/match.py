@@ -35,7 +35,8 @@ def match_page(request: Request, match_id: MatchId, session: ReadSession, jobs: 
     match = load_match(session.connection(), match_id)
     sheet = match.sheet()
     steps = _deal_steps(match)
-    return templates.TemplateResponse(request, "match.html", {
+    review = knowledge.page_part(request, session.connection(), match, jobs, review)
+    page = templates.TemplateResponse(request, "match.html", {
         "nav": "matches",
         "match": match,
         "title": match_title(sheet, lang),
@@ -45,8 +46,11 @@ def match_page(request: Request, match_id: MatchId, session: ReadSession, jobs: 
                        for row in sheet.deals],
         "chart": score_race(sheet, lang) if sheet.deals else None,
         "sheet_formats": list(SHEET_FORMATS.values()),
-        **knowledge.page_part(request, session.connection(), match, jobs, review),
+        **review,
     })
+    if review["review_pending"] or review["review_failed"]:
+        page.headers["Cache-Control"] = "no-store"  # true for now only: never kept
+    return page
 
 
 _SHEET_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json",
