@@ -31,6 +31,7 @@ from typing import Any
 
 from ledger.analysis.knowledge import Knowledge, iter_knowledge
 from ledger.analysis.positions import Solved, solve_many, with_hands
+from ledger.analysis.review import move_of
 from ledger.analysis.sampling import Constraints, Inconsistent, constraints, rng_for, sample
 from ledger.analysis.solver import MAX_NODES, worth
 from ledger.engine.fold import _rank as opening_rank
@@ -210,7 +211,7 @@ def _deals(rules: Rules, events: Sequence[Event | None],
             continue
         if pre.phase == "playing" and pre.to_move is not None:
             legal = legal_moves(pre)
-            move = _recorded(legal, ev)
+            move = move_of(legal, ev)
             if move is None:
                 work.note = f"event {i}: a move that is not legal; the review stops there"
                 work.end = pre
@@ -229,20 +230,6 @@ def _deals(rules: Rules, events: Sequence[Event | None],
         if work.end is None:
             work.note = work.note or "the record stops before the deal ended"
         yield work
-
-
-def _recorded(legal: Sequence[Move], ev: Event) -> Move | None:
-    for move in legal:
-        if isinstance(ev, Played):
-            if move.kind == "play" and move.tile is ev.tile and (
-                    ev.end is None or move.end is None or move.end == ev.end):
-                return move
-        elif isinstance(ev, Drew):
-            if move.kind == "draw":
-                return move
-        elif move.kind == "pass":
-            return move
-    return None
 
 
 # --- what a seat knew, as constraints on the unseen tiles --------------------------------

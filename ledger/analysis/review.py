@@ -275,7 +275,12 @@ def stock_from_draws(st: State, events: Sequence[Event | None], index: int
 
 def recorded_move(before: State, ev: Played | Drew | Passed) -> Move | None:
     """The legal move a recorded event made at ``before``, or None if it made none."""
-    for move in legal_moves(before):
+    return move_of(legal_moves(before), ev)
+
+
+def move_of(legal: Sequence[Move], ev: Event) -> Move | None:
+    """The move of ``legal`` a recorded play, draw or pass made, or None if none is it."""
+    for move in legal:
         if isinstance(ev, Played):
             if move.kind == "play" and move.tile is ev.tile and (
                     ev.end is None or move.end is None or move.end == ev.end):
