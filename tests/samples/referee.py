@@ -203,207 +203,267 @@ def round5(n: int) -> int:
 
 
 def referee(match: dict[str, Any]) -> Verdict:
-    t = table_of(match)
-    n = t.seats
-    sides = 2 if t.teams else n
-    v = Verdict(scores=[0] * sides)
-    phase = "waiting"  # playing, over, ended
-    hands: list[set[Tile]] = []
-    stock: list[Tile] = []
-    line = Line()
-    to_move = leader = last_player = 0
-    must_open: Tile | None = None
-    drawn: Tile | None = None
-    plays = 0
-    redeal_due = False
-    block_next: int | None = None
-    last: tuple[str, int | None, int] | None = None
-    prev: dict[str, Any] | None = None  # how the previous deal went, for the next lead
+    return _Referee(match).run()
 
-    def deal_over(result: str, winner: int | None) -> None:
-        nonlocal phase, last, prev, block_next
+
+class _Referee:
+    """One match's replay: the state between events, one method per event type."""
+
+    def __init__(self, match: dict[str, Any]) -> None:
+        self.match = match
+        self.t = t = table_of(match)
+        self.n = t.seats
+        self.sides = 2 if t.teams else self.n
+        self.v = Verdict(scores=[0] * self.sides)
+        self.phase = "waiting"  # playing, over, ended
+        self.hands: list[set[Tile]] = []
+        self.stock: list[Tile] = []
+        self.line = Line()
+        self.to_move = self.leader = self.last_player = 0
+        self.must_open: Tile | None = None
+        self.drawn: Tile | None = None
+        self.plays = 0
+        self.redeal_due = False
+        self.block_next: int | None = None
+        self.last: tuple[str, int | None, int] | None = None
+        self.prev: dict[str, Any] | None = None  # how the previous deal went, for the next lead
+
+    def run(self) -> Verdict:
+        for i, ev in enumerate(self.match["events"]):
+            kind = ev["type"]
+            handler = _EVENTS.get(kind) if isinstance(kind, str) else None
+            if handler is None:
+                raise Foul(i, f"unknown event {kind}")
+            handler(self, i, ev)
+        return self.v
+
+    # --- the end of a deal, of the match ------------------------------------------
+
+    def deal_over(self, result: str, winner: int | None) -> None:
+        t, v = self.t, self.v
         points = 0
         if winner is not None:
-            points = pips([x for s in opponents(t, winner) for x in hands[s]])
+            points = pips([x for s in opponents(t, winner) for x in self.hands[s]])
             if t.fives:
                 points = round5(points)
             v.scores[side(t, winner)] += points
-        last = (result, winner, points)
-        v.deals.append(last)
-        prev = {"result": result, "winner": winner, "leader": leader, "last": last_player}
-        phase = "over"
-        block_next = to_move if result != "out" else None
+        self.last = (result, winner, points)
+        v.deals.append(self.last)
+        self.prev = {"result": result, "winner": winner, "leader": self.leader,
+                     "last": self.last_player}
+        self.phase = "over"
+        self.block_next = self.to_move if result != "out" else None
         if t.target == 0:
             if winner is not None:
-                end(side(t, winner), "one-round")
+                self.end(side(t, winner), "one-round")
         else:
             top = max(v.scores)
             if top >= t.target and v.scores.count(top) == 1:
-                end(v.scores.index(top), "target")
+                self.end(v.scores.index(top), "target")
 
-    def end(win_side: int | None, how: str) -> None:
-        nonlocal phase
-        phase = "ended"
-        v.winner = win_side  # a side's lower seat is its number, teams or not
-        v.ended = how
+    def end(self, win_side: int | None, how: str) -> None:
+        self.phase = "ended"
+        self.v.winner = win_side  # a side's lower seat is its number, teams or not
+        self.v.ended = how
 
-    def blocked() -> bool:
-        if t.draws and stock:
+    def blocked(self) -> bool:
+        if self.t.draws and self.stock:
             return False
-        return not any(line.fits(x) for h in hands for x in h)
+        return not any(self.line.fits(x) for h in self.hands for x in h)
 
-    for i, ev in enumerate(match["events"]):
-        kind = ev["type"]
-        if kind == "deal":
-            if phase == "playing" and not (plays == 0 and redeal_due):
-                raise Foul(i, "a new deal while a deal is played and no redeal is due")
-            if phase == "ended":
-                raise Foul(i, "a deal after the match ended")
-            redealt = phase == "playing"
-            v.redeals += redealt
-            hands = [set(map(tile, h)) for h in ev["hands"]]
-            stock = [tile(x) for x in ev.get("stock") or []]
-            dealt = [x for h in hands for x in h] + stock
-            if len(hands) != n or any(len(h) != 7 for h in hands) or len(set(dealt)) != 28:
-                raise Foul(i, "not a deal of the 28 tiles")
-            if len(stock) != 28 - 7 * n:
-                raise Foul(i, "the stock is not every undealt tile")
-            if not t.draws:
-                stock = []  # out of play
-            redeal_due = t.redeal and any(sum(a == b for a, b in h) >= 4 for h in hands)
-            phase, line, plays, drawn = "playing", Line(), 0, None
-            must_open = None
-            later = prev is not None and t.preset in ("domena", "sahrat-draw", "sahrat-fives",
-                                                       "sahrat-partner", "selminha")
-            if not later:
-                to_move, must_open = opener(hands)
-            else:
-                assert prev is not None
-                if t.preset == "domena":
-                    to_move = (prev["winner"] if prev["winner"] is not None
-                               else (prev["leader"] + 1) % n)
-                elif t.preset.startswith("sahrat"):
-                    to_move = prev["winner"] if prev["result"] == "out" else prev["last"]
-                else:  # selminha
-                    to_move = (prev["leader"] + 1) % n
-            leader = to_move
-        elif kind == "play":
-            if phase != "playing":
-                raise Foul(i, "a play outside a deal")
-            if redeal_due:
-                raise Foul(i, "a play on a deal that had to be redealt")
-            seat, x = ev["seat"], tile(ev["tile"])
-            if seat != to_move:
-                raise Foul(i, f"seat {seat} plays out of turn (seat {to_move} to move)")
-            if x not in hands[seat]:
-                raise Foul(i, f"seat {seat} does not hold {x}")
-            if drawn is not None and x != drawn:
-                raise Foul(i, "after drawing a tile that fits, that tile must be played")
-            if plays == 0:
-                if must_open is not None and x != must_open:
-                    raise Foul(i, f"the deal must open with {must_open}")
-                a = first_number(ev["tile"])
-                b = x[1] if a == x[0] else x[0]
-                line = Line({"left": (a, a == b), "right": (b, a == b)},
-                            spinner=a if (t.fives and a == b) else None)
-            else:
-                fits = line.fits(x)
-                if not fits:
-                    raise Foul(i, f"{x} fits no end")
-                if "end" in ev:
-                    if ev["end"] not in fits:
-                        raise Foul(i, f"{x} does not fit the {ev['end']} end")
-                    line = line.laid(x, ev["end"])
-                else:
-                    options = [line.laid(x, e) for e in fits]
-                    if len({repr(o.key(t.fives)) for o in options}) > 1:
-                        raise Foul(i, "no end named where the choice matters")
-                    line = options[0]
-            hands[seat].discard(x)
-            plays += 1
-            drawn = None
-            last_player = seat
-            if t.fives:
-                c = line.count()
-                if c > 0 and c % 5 == 0:
-                    v.scores[side(t, seat)] += c
-                    v.fives += c
-            to_move = (seat + 1) % n
-            if not hands[seat]:
-                deal_over("out", seat)
-            elif blocked():
-                deal_over(*_block(t, hands, leader, block_winner))
-        elif kind == "draw":
-            seat = ev["seat"]
-            if phase != "playing" or seat != to_move or plays == 0:
-                raise Foul(i, "a draw out of turn")
-            if not t.draws:
-                raise Foul(i, "a draw at a table without a stock")
-            if not stock:
-                raise Foul(i, "a draw from an empty stock")
-            if drawn is not None or any(line.fits(x) for x in hands[seat]):
-                raise Foul(i, "a draw while able to play")
-            x = stock.pop(0)
-            if ev.get("tile") is not None and tile(ev["tile"]) != x:
-                raise Foul(i, "not the next tile of the stock")
-            hands[seat].add(x)
-            drawn = x if line.fits(x) else None
-            if blocked():
-                deal_over(*_block(t, hands, leader, block_winner))
-        elif kind == "pass":
-            seat = ev["seat"]
-            if phase in ("over", "ended") and block_next is not None:
-                if seat != block_next:
-                    raise Foul(i, "a pass after the block, out of turn")
-                block_next = (seat + 1) % n
-                continue
-            if phase != "playing" or seat != to_move or plays == 0:
-                raise Foul(i, "a pass out of turn")
-            if drawn is not None or any(line.fits(x) for x in hands[seat]):
-                raise Foul(i, "a pass while able to play")
-            if t.draws and stock:
-                raise Foul(i, "a pass while the stock has tiles")
-            to_move = (seat + 1) % n
-            if blocked():  # pragma: no cover - a pass cannot make a block appear
-                deal_over(*_block(t, hands, leader, block_winner))
-        elif kind == "block":
-            if phase == "playing" or (last is not None and last[0] == "out"):
-                raise Foul(i, "a block claimed where there is none")
-        elif kind == "reveal":
-            if phase == "playing":
-                raise Foul(i, "a reveal during play")
-            for s, h in enumerate(ev["hands"]):
-                if h is not None and set(map(tile, h)) != hands[s]:
-                    raise Foul(i, f"seat {s}'s reveal differs from its hand")
-        elif kind == "deal_end":
-            if phase == "playing" or last is None:
-                raise Foul(i, "a deal_end claim while the deal goes on")
-            claim = (ev["result"], ev["winner"], ev.get("points", last[2]))
-            if claim != last:
-                raise Foul(i, f"deal_end claims {claim}, the rules give {last}")
-        elif kind == "bot":
-            pass
-        elif kind in ("resign", "abandon", "agree_draw"):
-            if phase == "ended":
-                raise Foul(i, f"{kind} after the match ended")
-            if kind == "resign":
-                loser = side(t, ev["seat"])
-                others = [s for s in range(sides) if s != loser]
-                top = max(v.scores[s] for s in others)
-                best = [s for s in others if v.scores[s] == top]
-                end(best[0] if len(best) == 1 else None, "resign")
-            else:
-                end(None, kind)
-        elif kind == "match_end":
-            if phase != "ended":
-                raise Foul(i, "a match_end claim while the match goes on")
-            claimed_side = None if ev["winner"] is None else side(t, ev["winner"])
-            if claimed_side != v.winner or ev.get("scores", v.scores) != v.scores:
-                raise Foul(i, f"match_end claims {ev['winner']} {ev.get('scores')}, the rules "
-                              f"give {v.winner} {v.scores}")
+    def block_if_blocked(self) -> None:
+        if self.blocked():
+            self.deal_over(*_block(self.t, self.hands, self.leader, block_winner))
+
+    # --- deal -----------------------------------------------------------------------
+
+    def on_deal(self, i: int, ev: dict[str, Any]) -> None:
+        t, n = self.t, self.n
+        if self.phase == "playing" and not (self.plays == 0 and self.redeal_due):
+            raise Foul(i, "a new deal while a deal is played and no redeal is due")
+        if self.phase == "ended":
+            raise Foul(i, "a deal after the match ended")
+        redealt = self.phase == "playing"
+        self.v.redeals += redealt
+        hands = self.hands = [set(map(tile, h)) for h in ev["hands"]]
+        stock = self.stock = [tile(x) for x in ev.get("stock") or []]
+        dealt = [x for h in hands for x in h] + stock
+        if len(hands) != n or any(len(h) != 7 for h in hands) or len(set(dealt)) != 28:
+            raise Foul(i, "not a deal of the 28 tiles")
+        if len(stock) != 28 - 7 * n:
+            raise Foul(i, "the stock is not every undealt tile")
+        if not t.draws:
+            self.stock = []  # out of play
+        self.redeal_due = t.redeal and any(sum(a == b for a, b in h) >= 4 for h in hands)
+        self.phase, self.line, self.plays, self.drawn = "playing", Line(), 0, None
+        self.must_open = None
+        self.first_to_move()
+        self.leader = self.to_move
+
+    def first_to_move(self) -> None:
+        t, prev = self.t, self.prev
+        later = prev is not None and t.preset in ("domena", "sahrat-draw", "sahrat-fives",
+                                                   "sahrat-partner", "selminha")
+        if not later:
+            self.to_move, self.must_open = opener(self.hands)
+            return
+        assert prev is not None
+        if t.preset == "domena":
+            self.to_move = (prev["winner"] if prev["winner"] is not None
+                            else (prev["leader"] + 1) % self.n)
+        elif t.preset.startswith("sahrat"):
+            self.to_move = prev["winner"] if prev["result"] == "out" else prev["last"]
+        else:  # selminha
+            self.to_move = (prev["leader"] + 1) % self.n
+
+    # --- play, draw, pass -------------------------------------------------------------
+
+    def on_play(self, i: int, ev: dict[str, Any]) -> None:
+        if self.phase != "playing":
+            raise Foul(i, "a play outside a deal")
+        if self.redeal_due:
+            raise Foul(i, "a play on a deal that had to be redealt")
+        seat, x = ev["seat"], tile(ev["tile"])
+        if seat != self.to_move:
+            raise Foul(i, f"seat {seat} plays out of turn (seat {self.to_move} to move)")
+        if x not in self.hands[seat]:
+            raise Foul(i, f"seat {seat} does not hold {x}")
+        if self.drawn is not None and x != self.drawn:
+            raise Foul(i, "after drawing a tile that fits, that tile must be played")
+        if self.plays == 0:
+            self.open_line(i, ev, x)
         else:
-            raise Foul(i, f"unknown event {kind}")
-    return v
+            self.extend_line(i, ev, x)
+        self.played(seat, x)
+
+    def open_line(self, i: int, ev: dict[str, Any], x: Tile) -> None:
+        if self.must_open is not None and x != self.must_open:
+            raise Foul(i, f"the deal must open with {self.must_open}")
+        a = first_number(ev["tile"])
+        b = x[1] if a == x[0] else x[0]
+        self.line = Line({"left": (a, a == b), "right": (b, a == b)},
+                         spinner=a if (self.t.fives and a == b) else None)
+
+    def extend_line(self, i: int, ev: dict[str, Any], x: Tile) -> None:
+        line = self.line
+        fits = line.fits(x)
+        if not fits:
+            raise Foul(i, f"{x} fits no end")
+        if "end" in ev:
+            if ev["end"] not in fits:
+                raise Foul(i, f"{x} does not fit the {ev['end']} end")
+            self.line = line.laid(x, ev["end"])
+        else:
+            options = [line.laid(x, e) for e in fits]
+            if len({repr(o.key(self.t.fives)) for o in options}) > 1:
+                raise Foul(i, "no end named where the choice matters")
+            self.line = options[0]
+
+    def played(self, seat: int, x: Tile) -> None:
+        t, v = self.t, self.v
+        self.hands[seat].discard(x)
+        self.plays += 1
+        self.drawn = None
+        self.last_player = seat
+        if t.fives:
+            c = self.line.count()
+            if c > 0 and c % 5 == 0:
+                v.scores[side(t, seat)] += c
+                v.fives += c
+        self.to_move = (seat + 1) % self.n
+        if not self.hands[seat]:
+            self.deal_over("out", seat)
+        else:
+            self.block_if_blocked()
+
+    def on_draw(self, i: int, ev: dict[str, Any]) -> None:
+        seat = ev["seat"]
+        if self.phase != "playing" or seat != self.to_move or self.plays == 0:
+            raise Foul(i, "a draw out of turn")
+        if not self.t.draws:
+            raise Foul(i, "a draw at a table without a stock")
+        if not self.stock:
+            raise Foul(i, "a draw from an empty stock")
+        if self.drawn is not None or any(self.line.fits(x) for x in self.hands[seat]):
+            raise Foul(i, "a draw while able to play")
+        x = self.stock.pop(0)
+        if ev.get("tile") is not None and tile(ev["tile"]) != x:
+            raise Foul(i, "not the next tile of the stock")
+        self.hands[seat].add(x)
+        self.drawn = x if self.line.fits(x) else None
+        self.block_if_blocked()
+
+    def on_pass(self, i: int, ev: dict[str, Any]) -> None:
+        seat = ev["seat"]
+        if self.phase in ("over", "ended") and self.block_next is not None:
+            if seat != self.block_next:
+                raise Foul(i, "a pass after the block, out of turn")
+            self.block_next = (seat + 1) % self.n
+            return
+        if self.phase != "playing" or seat != self.to_move or self.plays == 0:
+            raise Foul(i, "a pass out of turn")
+        if self.drawn is not None or any(self.line.fits(x) for x in self.hands[seat]):
+            raise Foul(i, "a pass while able to play")
+        if self.t.draws and self.stock:
+            raise Foul(i, "a pass while the stock has tiles")
+        self.to_move = (seat + 1) % self.n
+        if self.blocked():  # pragma: no cover - a pass cannot make a block appear
+            self.deal_over(*_block(self.t, self.hands, self.leader, block_winner))
+
+    # --- what the record claims, and the other events -----------------------------------
+
+    def on_block(self, i: int, ev: dict[str, Any]) -> None:
+        if self.phase == "playing" or (self.last is not None and self.last[0] == "out"):
+            raise Foul(i, "a block claimed where there is none")
+
+    def on_reveal(self, i: int, ev: dict[str, Any]) -> None:
+        if self.phase == "playing":
+            raise Foul(i, "a reveal during play")
+        for s, h in enumerate(ev["hands"]):
+            if h is not None and set(map(tile, h)) != self.hands[s]:
+                raise Foul(i, f"seat {s}'s reveal differs from its hand")
+
+    def on_deal_end(self, i: int, ev: dict[str, Any]) -> None:
+        last = self.last
+        if self.phase == "playing" or last is None:
+            raise Foul(i, "a deal_end claim while the deal goes on")
+        claim = (ev["result"], ev["winner"], ev.get("points", last[2]))
+        if claim != last:
+            raise Foul(i, f"deal_end claims {claim}, the rules give {last}")
+
+    def on_bot(self, i: int, ev: dict[str, Any]) -> None:
+        pass
+
+    def on_ending(self, i: int, ev: dict[str, Any]) -> None:
+        kind, v = ev["type"], self.v
+        if self.phase == "ended":
+            raise Foul(i, f"{kind} after the match ended")
+        if kind == "resign":
+            loser = side(self.t, ev["seat"])
+            others = [s for s in range(self.sides) if s != loser]
+            top = max(v.scores[s] for s in others)
+            best = [s for s in others if v.scores[s] == top]
+            self.end(best[0] if len(best) == 1 else None, "resign")
+        else:
+            self.end(None, kind)
+
+    def on_match_end(self, i: int, ev: dict[str, Any]) -> None:
+        v = self.v
+        if self.phase != "ended":
+            raise Foul(i, "a match_end claim while the match goes on")
+        claimed_side = None if ev["winner"] is None else side(self.t, ev["winner"])
+        if claimed_side != v.winner or ev.get("scores", v.scores) != v.scores:
+            raise Foul(i, f"match_end claims {ev['winner']} {ev.get('scores')}, the rules "
+                          f"give {v.winner} {v.scores}")
+
+
+_EVENTS: dict[str, Any] = {
+    "deal": _Referee.on_deal, "play": _Referee.on_play, "draw": _Referee.on_draw,
+    "pass": _Referee.on_pass, "block": _Referee.on_block, "reveal": _Referee.on_reveal,
+    "deal_end": _Referee.on_deal_end, "bot": _Referee.on_bot,
+    "match_end": _Referee.on_match_end, "resign": _Referee.on_ending,
+    "abandon": _Referee.on_ending, "agree_draw": _Referee.on_ending,
+}
 
 
 def _block(t: Table, hands: list[set[Tile]], leader: int,
