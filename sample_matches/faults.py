@@ -173,9 +173,13 @@ def expect(event: int, code: str, *words: str) -> dict[str, Any]:
 
 
 def faults() -> list[Fault]:
-    a, b = DOMENA_2.events, ARAB_BLOCK.events
-    s2, c2, f2 = SELMINHA_2.events, CASUAL_2.events, FIVES_2.events
-    sel4 = Base("selminha", SELMINHA_NAMES, [])
+    """Every fault, in the order of the groups below."""
+    return [*_move_faults(), *_claim_faults(), *_match_faults(), *_deal_faults()]
+
+
+def _move_faults() -> list[Fault]:
+    """A pass, draw, play or lead that breaks the rules of turn and tiles."""
+    a, b, s2 = DOMENA_2.events, ARAB_BLOCK.events, SELMINHA_2.events
     return [
         Fault("illegal-pass", DOMENA_2, a[:13] + [move("0 pass")], [
             expect(13, "illegal-pass", "seat 0", "2-0")],
@@ -222,6 +226,13 @@ def faults() -> list[Fault]:
             expect(22, "wrong-leader", "seat 0", "seat 1")],
             "Seat 0 led deal 1, so 'the lead passes to the player on the right of whoever "
             "led the previous round': seat 1 leads deal 2 (with any tile).", finish=True),
+    ]
+
+
+def _claim_faults() -> list[Fault]:
+    """A block or a deal's result claimed where the rules say otherwise."""
+    a, b, f2 = DOMENA_2.events, ARAB_BLOCK.events, FIVES_2.events
+    return [
         Fault("false-block", DOMENA_2, a[:17] + [{"type": "block"}] + a[17:], [
             expect(17, "false-block", "stock")],
             "After event 16 nine tiles are still in the boneyard: no block."),
@@ -248,6 +259,13 @@ def faults() -> list[Fault]:
                   expect(28, "wrong-deal-end", "36", "35")],
               "Seat 0 holds 36 pips; in Fives 'the count at the end of the round is rounded "
               "to the nearest 5 (7 becomes 5, 8 becomes 10)': 35."),
+    ]
+
+
+def _match_faults() -> list[Fault]:
+    """The end of the match claimed wrongly or too early, or events after it."""
+    c2 = CASUAL_2.events
+    return [
         Fault("wrong-match-end", CASUAL_2,
               c2 + [{"type": "match_end", "winner": 1, "scores": [0, 32]}], [
                   expect(23, "wrong-match-end", "seat 1", "seat 0")],
@@ -264,6 +282,14 @@ def faults() -> list[Fault]:
             expect(24, "match-over", "end of the match")],
             "The record's match_end is event 23: nothing may follow the match's end, a bot "
             "taking over seat 1 included."),
+    ]
+
+
+def _deal_faults() -> list[Fault]:
+    """Out of order after a block or a deal's end, tiles seen twice, bad deals."""
+    a, b = DOMENA_2.events, ARAB_BLOCK.events
+    sel4 = Base("selminha", SELMINHA_NAMES, [])
+    return [
         Fault("pass-out-of-order", ARAB_BLOCK, b[:14] + [move("0 pass"), move("1 pass")]
               + b[14:], [expect(14, "pass-out-of-order", "seat 0", "seat 1")],
               "Seat 0 laid the last tile (event 13), so seat 1 is next: 'Passes after a block "
