@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 
 from ledger.store import analyses, db, jobqueue
 from ledger.store.analyses import Head
@@ -59,29 +59,66 @@ def _done_lines(out: str) -> list[str]:
     return [line.split()[1] for line in out.splitlines() if line.startswith("done ")]
 
 
+def _fifty_queued(engine: Engine) -> list[JobKey]:
+    """The samples imported and 50 deals queued, the slow one first (a page's priority),
+    the rest as a bulk backlog."""
+    ids = {}
+    for name in FILES:
+        (imported,) = import_path(engine, SAMPLES / name)
+        assert imported.id is not None
+        ids[name] = imported.id
+    with engine.connect() as c:
+        todo = analyses.unanalysed(c, VERSION)
+    slow = next(deal_key(m, d, at) for m, d, at in todo
+                if m == ids[SLOW_FILE] and d == SLOW_DEAL)
+    rest = [deal_key(m, d, at) for m, d, at in todo if (m, d) != (slow.match_id, slow.part)]
+    keys = [slow, *rest[:49]]
+    assert len(set(keys)) == 50
+    assert jobqueue.enqueue(engine, [slow], "test", WEB) == 1
+    assert jobqueue.enqueue(engine, keys[1:], "analyse --all", BULK) == 49
+    assert jobqueue.enqueue(engine, keys, "again", BULK) == 0  # queued once only
+    return keys
+
+
+def _each_done_once(engine: Engine, keys: list[JobKey], first_out: str,
+                    second_out: str) -> None:
+    """Every key in one worker's lines, once; the killed one's (keys[0]) by the other; the
+    queue's log agrees and nothing is left queued or in progress."""
+    said = Counter(_done_lines(first_out) + _done_lines(second_out))
+    assert set(said) == {k.name for k in keys}
+    assert max(said.values()) == 1
+    assert keys[0].name in _done_lines(second_out)
+    with engine.connect() as c:
+        log = dict(c.execute(text("SELECT status::text, count(*) FROM pgqueuer_log "
+                                  "GROUP BY status")).all())
+        assert log.get("successful") == 50 and log.get("exception") is None
+        assert c.execute(text("SELECT count(*) FROM pgqueuer")).scalar_one() == 0
+        assert c.execute(text("SELECT count(*) FROM job_progress")).scalar_one() == 0
+
+
+def _web_serves_each(url: str, keys: list[JobKey]) -> None:
+    """The web shows each answer, from whichever worker made it, and starts nothing."""
+    with TestClient(create_app(url)) as client:
+        backend = client.app.state.analysis_jobs  # type: ignore[attr-defined]
+        assert isinstance(backend, QueueJobs)
+        for k in keys:
+            res = client.get(f"/api/matches/{k.match_id}/analysis",
+                             params={"deal": k.part + 1})
+            assert res.status_code == 200, res.text
+            body = res.json()
+            assert (body["match"], body["number"]) == (k.match_id, k.part + 1)
+            assert body["steps"] and "best" in body
+        assert backend.started == 0
+
+
 @pytest.mark.postgres
 def test_two_workers_fifty_deals_one_killed_mid_job(schemas: Schemas) -> None:
     url = schemas.new()
     engine = db.open_db(url, migrate=True)
     workers: list[subprocess.Popen[str]] = []
     try:
-        ids = {}
-        for name in FILES:
-            (imported,) = import_path(engine, SAMPLES / name)
-            assert imported.id is not None
-            ids[name] = imported.id
-        with engine.connect() as c:
-            todo = analyses.unanalysed(c, VERSION)
-        slow = next(deal_key(m, d, at) for m, d, at in todo
-                    if m == ids[SLOW_FILE] and d == SLOW_DEAL)
-        rest = [deal_key(m, d, at) for m, d, at in todo if (m, d) != (slow.match_id, slow.part)]
-        keys = [slow, *rest[:49]]
-        assert len(set(keys)) == 50
-        # The slow one first (a page's priority), the rest as a bulk backlog.
-        assert jobqueue.enqueue(engine, [slow], "test", WEB) == 1
-        assert jobqueue.enqueue(engine, keys[1:], "analyse --all", BULK) == 49
-        assert jobqueue.enqueue(engine, keys, "again", BULK) == 0  # queued once only
-
+        keys = _fifty_queued(engine)
+        slow = keys[0]
         first = _worker(url)
         workers.append(first)
         name = f"{os.uname().nodename}:{first.pid}"
@@ -112,31 +149,8 @@ def test_two_workers_fifty_deals_one_killed_mid_job(schemas: Schemas) -> None:
         second_out, second_err = second.communicate(timeout=60)
         assert second.returncode == 0, second_err
         assert "stopped after" in second_err
-
-        # Exactly once: every key in one worker's lines, once; the killed one's by the other.
-        said = Counter(_done_lines(first_out) + _done_lines(second_out))
-        assert set(said) == {k.name for k in keys}
-        assert max(said.values()) == 1
-        assert slow.name in _done_lines(second_out)
-        with engine.connect() as c:
-            log = dict(c.execute(text("SELECT status::text, count(*) FROM pgqueuer_log "
-                                      "GROUP BY status")).all())
-            assert log.get("successful") == 50 and log.get("exception") is None
-            assert c.execute(text("SELECT count(*) FROM pgqueuer")).scalar_one() == 0
-            assert c.execute(text("SELECT count(*) FROM job_progress")).scalar_one() == 0
-
-        # The web shows each answer, from whichever worker made it, and starts nothing.
-        with TestClient(create_app(url)) as client:
-            backend = client.app.state.analysis_jobs  # type: ignore[attr-defined]
-            assert isinstance(backend, QueueJobs)
-            for k in keys:
-                res = client.get(f"/api/matches/{k.match_id}/analysis",
-                                 params={"deal": k.part + 1})
-                assert res.status_code == 200, res.text
-                body = res.json()
-                assert (body["match"], body["number"]) == (k.match_id, k.part + 1)
-                assert body["steps"] and "best" in body
-            assert backend.started == 0
+        _each_done_once(engine, keys, first_out, second_out)
+        _web_serves_each(url, keys)
     finally:
         for proc in workers:
             if proc.poll() is None:
