@@ -14,20 +14,8 @@
 (() => {
   "use strict";
 
-  // --- words (as record.js: the page hands this file's sentences in #js-words) --------
-  const WORDS = (() => {
-    const el = document.getElementById("js-words");
-    try { return el ? JSON.parse(el.textContent) : {}; } catch (err) { return {}; }
-  })();
-  const RTL = document.documentElement.dir === "rtl";
-  // _(msgid, null): the sentence with its %(slots)s still open, for sayNodes.
-  function _(msgid, values = {}) {
-    if (values === null) return WORDS[msgid] || msgid;
-    return (WORDS[msgid] || msgid).replace(/%\((\w+)\)s/g, (m, key) => {
-      const value = String(values[key] ?? "");
-      return RTL ? `\u2068${value}\u2069` : value;
-    });
-  }
+  // --- words: _() comes from words.js, loaded before this file; _(msgid, null) is the
+  // sentence with its %(slots)s still open, for sayNodes.
 
   // The same sentence as nodes: each value in its own <bdi>, so a name written right to
   // left stays where the sentence puts it (on English pages too, without isolates).

@@ -3,18 +3,7 @@
 // the report is kept (web/routes/knowledge.py). Without scripts the page refreshes itself.
 (function () {
   "use strict";
-
-  const WORDS = (() => {
-    const el = document.getElementById("js-words");
-    try { return el ? JSON.parse(el.textContent) : {}; } catch (err) { return {}; }
-  })();
-  const RTL = document.documentElement.dir === "rtl";
-  function _(msgid, values = {}) {
-    return (WORDS[msgid] || msgid).replace(/%\((\w+)\)s/g, (m, key) => {
-      const value = String(values[key] ?? "");
-      return RTL ? `\u2068${value}\u2069` : value;
-    });
-  }
+  // _() comes from words.js, loaded before this file.
 
   const line = document.getElementById("review-progress");
   if (!line) return;

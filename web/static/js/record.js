@@ -9,22 +9,7 @@
 (() => {
   "use strict";
 
-  // --- words ------------------------------------------------------------------------
-  // The page's language: the server puts every sentence this file marks with _(), in the
-  // page's language, in #js-words (English pages leave it empty). In a right-to-left
-  // page each value is set apart (a Unicode isolate), as the server does, so that a
-  // tile or a name keeps its own order inside the Arabic around it.
-  const WORDS = (() => {
-    const el = document.getElementById("js-words");
-    try { return el ? JSON.parse(el.textContent) : {}; } catch (err) { return {}; }
-  })();
-  const RTL = document.documentElement.dir === "rtl";
-  function _(msgid, values = {}) {
-    return (WORDS[msgid] || msgid).replace(/%\((\w+)\)s/g, (m, key) => {
-      const value = String(values[key] ?? "");
-      return RTL ? `\u2068${value}\u2069` : value;
-    });
-  }
+  // The page's words: _() comes from words.js, loaded before this file.
 
   // --- the recorder key ------------------------------------------------------------
   // A match started on a server that wants keys arrives with its recorder key in the
