@@ -163,26 +163,10 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
     The seam to the ledger: the corrected line of recorded events (undos applied), read
     like a file, so a stored match and its file analyse the same.
     """
-    try:
-        from sqlalchemy.exc import SQLAlchemyError
+    from ledger.store.reading import reading
 
-        from ledger.store import db
-        from ledger.store.errors import StoreError
-        from ledger.store.queries import record_of
-    except ImportError as exc:  # a build without the store or its database driver
-        raise AnalyseError(f"the match store cannot be used here ({exc}); give a match "
-                           "file instead") from None
-    try:
-        engine = db.open_db(url)
-    except (StoreError, SQLAlchemyError) as exc:
-        raise AnalyseError(str(getattr(exc, "message", exc))) from None
-    try:
-        with db.read_session(engine) as session:
-            return record_of(session.connection(), match_id)
-    except (StoreError, SQLAlchemyError) as exc:
-        raise AnalyseError(str(getattr(exc, "message", exc))) from None
-    finally:
-        engine.dispose()
+    with reading(url, AnalyseError, "give a match file instead") as ledger:
+        return ledger.record(match_id)
 
 
 def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,

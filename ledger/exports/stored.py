@@ -53,32 +53,14 @@ def _with_review(conn: Any, match_id: int, selected: Selected) -> Selected:
 def stored_matches(url: str | None, refs: Sequence[str],
                    criteria: Criteria) -> Iterator[Selected]:
     """Stored matches by id (``refs``), or every stored match that meets ``criteria``."""
+    from ledger.store.reading import reading
+
     ids = [_parse_id(r) for r in refs]
-    try:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from ledger.store import db
-        from ledger.store.errors import StoreError
-        from ledger.store.queries import record_of
-    except ImportError as exc:  # a build without the store or its database driver
-        raise SelectionError(f"the match store cannot be used here ({exc}); give match "
-                             "files to export") from None
-
-    try:
-        engine = db.open_db(url)
-    except (StoreError, SQLAlchemyError) as exc:
-        raise SelectionError(str(getattr(exc, "message", exc))) from None
-    try:
-        with db.read_session(engine) as session:
-            conn = session.connection()
-            for match_id in ids or _match_ids(conn, criteria):
-                record = record_of(conn, match_id)
-                if record.header is None or not criteria.accepts(record.header):
-                    continue
-                selected = from_record(record, str(match_id))
-                if selected is not None:
-                    yield _with_review(conn, match_id, selected)
-    except (StoreError, SQLAlchemyError) as exc:
-        raise SelectionError(str(getattr(exc, "message", exc))) from None
-    finally:
-        engine.dispose()
+    with reading(url, SelectionError, "give match files to export") as ledger:
+        for match_id in ids or _match_ids(ledger.conn, criteria):
+            record = ledger.record(match_id)
+            if record.header is None or not criteria.accepts(record.header):
+                continue
+            selected = from_record(record, str(match_id))
+            if selected is not None:
+                yield _with_review(ledger.conn, match_id, selected)
