@@ -747,6 +747,15 @@ def _window(entry: tuple[int, int, int], alpha: int, beta: int) -> tuple[int | N
     return None, max(alpha, lo), min(beta, hi)
 
 
+def _better(c: int, code: int, alpha: int, beta: int) -> tuple[int, int, int, bool]:
+    """Alpha-beta's step when move ``code``, worth ``c``, beats the best so far: the new
+    best value and move, the window's floor raised to it, and whether the search of this
+    position stops (``c`` reaches beta: the parent will not let play come here)."""
+    if c > alpha:
+        return c, code, c, c >= beta
+    return c, code, alpha, False
+
+
 def _bounds_after(entry: tuple[int, int, int], v: int, alpha: int, beta: int,
                   best: int) -> tuple[int, int, int]:
     """What a search of window (alpha, beta) that found ``v`` proves of the margin."""
@@ -969,12 +978,9 @@ class _General:
             pips[p] = pt
             spips[mine] += PIPS[t]
             if c > v:
-                v = c
-                best = code
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
+                v, best, alpha, cut = _better(c, code, alpha, beta)
+                if cut:
+                    break
         return v, best
 
     # --- three or four sides: max-n ------------------------------------------------
@@ -1270,12 +1276,9 @@ class _LineSearch:
             hands[p] = h
             spips[mine] += w
             if c > v:
-                v = c
-                best = code
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
+                v, best, alpha, cut = _better(c, code, alpha, beta)
+                if cut:
+                    break
         return v, best
 
     def _after(self, nu: int, ne: int, p: int, alpha: int, beta: int) -> int:
