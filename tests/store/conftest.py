@@ -20,7 +20,9 @@ import pytest
 from sqlalchemy import Engine, create_engine, text
 
 from ledger.sim.generator import generate_corpus
-from ledger.store import db
+from ledger.store import analyses, db
+from ledger.store.analyses import Head
+from tests.store.helpers import import_path
 
 PG_SERVER = os.environ.get("DOMINO_LEDGER_TEST_PG",
                            "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -85,6 +87,18 @@ def engine(url: str) -> Iterator[Engine]:
     eng = db.open_db(url, migrate=True)
     yield eng
     eng.dispose()
+
+
+@pytest.fixture
+def stored(engine: Engine) -> tuple[Engine, int, Head]:
+    """domena-2.json imported: the engine, the match's id and its head (what the analyses
+    and the knowledge reviews are kept by)."""
+    (got,) = import_path(engine, SAMPLES / "domena-2.json")
+    assert got.id is not None
+    with engine.connect() as c:
+        at = analyses.head(c, got.id)
+    assert at is not None
+    return engine, got.id, at
 
 
 # --- match files ---------------------------------------------------------------------

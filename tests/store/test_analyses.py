@@ -25,16 +25,6 @@ BODY: dict[str, Any] = {"deal": 0, "best": [3, 0], "swing": {"data": [], "layout
                         "note": "ünïcode and \"quotes\""}
 
 
-@pytest.fixture
-def stored(engine: Engine) -> tuple[Engine, int, Head]:
-    (got,) = import_path(engine, SAMPLES / "domena-2.json")
-    assert got.id is not None
-    with engine.connect() as c:
-        at = analyses.head(c, got.id)
-    assert at is not None
-    return engine, got.id, at
-
-
 def _put(engine: Engine, match_id: int, deal: int, at: Head, version: str,
          body: dict[str, Any]) -> None:
     with db.writing(engine) as s:

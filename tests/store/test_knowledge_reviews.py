@@ -5,26 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from sqlalchemy import Engine
 
-from ledger.store import analyses, db, knowledge_reviews
+from ledger.store import db, knowledge_reviews
 from ledger.store.analyses import Head
-from tests.store.conftest import SAMPLES
-from tests.store.helpers import import_path
 
 BODY: dict[str, Any] = {"samples": 20, "report": [{"seat": 0, "player": "ليلى",
                                                    "luck": -1.5}]}
-
-
-@pytest.fixture
-def stored(engine: Engine) -> tuple[Engine, int, Head]:
-    (got,) = import_path(engine, SAMPLES / "domena-2.json")
-    assert got.id is not None
-    with engine.connect() as c:
-        at = analyses.head(c, got.id)
-    assert at is not None
-    return engine, got.id, at
 
 
 def _put(engine: Engine, match_id: int, at: Head, samples: int, version: str,

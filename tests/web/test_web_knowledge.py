@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from webtest_support import SAMPLES, serving
+from webtest_support import SAMPLES, ledger_with, serving
 
 from ledger.analysis.cli_knowledge import REPORT_VERSION, report_object, samples_for
 from ledger.analysis.knowledge_review import iter_knowledge_reviews
@@ -27,7 +27,6 @@ from ledger.formats.canonical import match_hash
 from ledger.formats.reader import read_matches
 from ledger.rules import make_rules
 from ledger.store import analyses, db, knowledge_reviews
-from ledger.store.importer import import_file
 from web.access import Access, Mode
 from web.app import create_app
 
@@ -61,17 +60,9 @@ def _reviewed(client: httpx.Client, match_id: int) -> tuple[httpx.Response, list
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, int]]:
-    path = tmp_path_factory.mktemp("knowledge") / "ledger.db"
-    url = f"sqlite:///{path}"
-    engine = db.open_db(url)
-    try:
-        with db.writing(engine) as session:
-            (got,) = import_file(session, str(SAMPLES / QUICK))
-    finally:
-        engine.dispose()
-    assert got.id is not None
+    url, mid = ledger_with(tmp_path_factory.mktemp("knowledge"), QUICK)
     with serving(create_app(url)) as base:
-        yield base, url, got.id
+        yield base, url, mid
 
 
 @pytest.fixture(scope="module")
@@ -170,19 +161,13 @@ def test_the_page_in_arabic_has_the_review(site: tuple[str, str, int],
 
 
 def test_asking_is_a_write_the_owner_token_opens(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'ledger.db'}"
-    engine = db.open_db(url)
-    try:
-        with db.writing(engine) as session:
-            (got,) = import_file(session, str(SAMPLES / QUICK))
-    finally:
-        engine.dispose()
+    url, mid = ledger_with(tmp_path, QUICK)
     app = create_app(url, access=Access(mode=Mode.KEYS, owner_token="sesame-1234567890"))
     with serving(app) as base, httpx.Client(base_url=base, timeout=60) as c:
-        refused = c.post(f"/matches/{got.id}/knowledge", headers={"Accept": "application/json"})
+        refused = c.post(f"/matches/{mid}/knowledge", headers={"Accept": "application/json"})
         assert refused.status_code == 401
-        assert c.get(f"/api/matches/{got.id}/knowledge").status_code == 404  # none started
-        ok = c.post(f"/matches/{got.id}/knowledge",
+        assert c.get(f"/api/matches/{mid}/knowledge").status_code == 404  # none started
+        ok = c.post(f"/matches/{mid}/knowledge",
                     headers={"Accept": "application/json",
                              "Authorization": "Bearer sesame-1234567890"})
         assert ok.status_code in (200, 202), ok.text

@@ -11,10 +11,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from webtest_support import SAMPLES, SCREENSHOTS, serving
+from webtest_support import SCREENSHOTS, ledger_with, serving
 
-from ledger.store import db
-from ledger.store.importer import import_file
 from web.app import create_app
 
 pytestmark = pytest.mark.browser
@@ -25,16 +23,9 @@ WIDTH = 390
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('knowledge-browser') / 'ledger.db'}"
-    engine = db.open_db(url)
-    try:
-        with db.writing(engine) as session:
-            (got,) = import_file(session, str(SAMPLES / QUICK))
-    finally:
-        engine.dispose()
-    assert got.id is not None
+    url, mid = ledger_with(tmp_path_factory.mktemp("knowledge-browser"), QUICK)
     with serving(create_app(url)) as base:
-        yield base, got.id
+        yield base, mid
 
 
 @pytest.fixture

@@ -58,6 +58,23 @@ def serving(app: Any) -> Iterator[str]:
         thread.join(timeout=20)
 
 
+def ledger_with(folder: Path, name: str) -> tuple[str, int]:
+    """A SQLite ledger of its own in ``folder`` holding the sample ``name``: its URL and the
+    match's id."""
+    from ledger.store import db
+    from ledger.store.importer import import_file
+
+    url = f"sqlite:///{folder / 'ledger.db'}"
+    engine = db.open_db(url)
+    try:
+        with db.writing(engine) as session:
+            (got,) = import_file(session, str(SAMPLES / name))
+    finally:
+        engine.dispose()
+    assert got.id is not None
+    return url, got.id
+
+
 @dataclass
 class Server:
     url: str
