@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,18 @@ def _until(what: str, check: object, timeout: float) -> None:
         if time.monotonic() > deadline:
             pytest.fail(f"waited {timeout:g} s for {what}")
         time.sleep(0.02)
+
+
+def _running(engine: Engine, key: JobKey, worker: subprocess.Popen[str]) -> Callable[[], bool]:
+    """Whether ``worker`` is running ``key``'s job now, by the job's progress row."""
+    name = f"{os.uname().nodename}:{worker.pid}"
+
+    def check() -> bool:
+        with engine.connect() as c:
+            p = jobqueue.progress(c, key)
+        return p is not None and p.state == "running" and p.worker == name
+
+    return check
 
 
 def _done_lines(out: str) -> list[str]:
@@ -121,14 +134,7 @@ def test_two_workers_fifty_deals_one_killed_mid_job(schemas: Schemas) -> None:
         slow = keys[0]
         first = _worker(url)
         workers.append(first)
-        name = f"{os.uname().nodename}:{first.pid}"
-
-        def running_in_first() -> bool:
-            with engine.connect() as c:
-                p = jobqueue.progress(c, slow)
-            return p is not None and p.state == "running" and p.worker == name
-
-        _until("the first worker to start the slow deal", running_in_first, 120)
+        _until("the first worker to start the slow deal", _running(engine, slow, first), 120)
         second = _worker(url)
         workers.append(second)
         first.send_signal(signal.SIGKILL)
@@ -272,14 +278,7 @@ def test_sigterm_ends_the_running_job_first_and_takes_no_other(schemas: Schemas)
         jobqueue.enqueue(engine, [slow], "test", WEB)
         jobqueue.enqueue(engine, [other], "test", BULK)
         worker = _worker(url)
-        name = f"{os.uname().nodename}:{worker.pid}"
-
-        def running() -> bool:
-            with engine.connect() as c:
-                p = jobqueue.progress(c, slow)
-            return p is not None and p.state == "running" and p.worker == name
-
-        _until("the worker to start the slow deal", running, 120)
+        _until("the worker to start the slow deal", _running(engine, slow, worker), 120)
         with engine.connect() as c:  # what a page asking now is told
             asked = QueueJobs(engine).ask(c, slow.match_id, slow.part, "someone")
         assert isinstance(asked, Pending) and asked.status == "running"
