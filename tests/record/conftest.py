@@ -11,13 +11,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
 
 # The store suite's fixtures: ``engine`` is a fresh ledger on SQLite and on PostgreSQL.
 from tests.store.conftest import backend, engine, schemas, url  # noqa: F401
-from tests.web.webtest_support import SCREENSHOTS, serving
+from tests.web.webtest_support import SCREENSHOTS, keep_local, serving
 
 LAPTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}  # a common phone, in CSS pixels
@@ -56,17 +55,7 @@ class Pages:
     def open(self, viewport: dict[str, int] = LAPTOP, touch: bool = False) -> Any:
         ctx = self.browser.new_context(viewport=viewport, has_touch=touch,
                                        is_mobile=touch, device_scale_factor=2 if touch else 1)
-
-        def guard(route: Any) -> None:
-            host = urlparse(route.request.url).hostname
-            if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1",
-                                                                             "localhost"):
-                route.continue_()
-            else:
-                self.outside.append(route.request.url)
-                route.abort()
-
-        ctx.route("**/*", guard)
+        keep_local(ctx, self.outside)
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
 from webtest_support import (
     SAMPLES,
     SCREENSHOTS,
     Server,
+    keep_local,
     sample_files,
     serving,
 )
@@ -82,16 +82,7 @@ class Shot:
 def page(browser: Any, server: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1400, "height": 950})
     outside: list[str] = []
-
-    def guard(route: Any) -> None:
-        host = urlparse(route.request.url).hostname
-        if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
+    keep_local(context, outside)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))

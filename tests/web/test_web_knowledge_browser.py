@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from webtest_support import SCREENSHOTS, ledger_with, serving
+from webtest_support import SCREENSHOTS, keep_local, ledger_with, serving
 
 from web.app import create_app
 
@@ -32,16 +32,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
 def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": WIDTH, "height": 800})
     outside: list[str] = []
-
-    def guard(route: Any) -> None:
-        if urlparse(route.request.url).hostname in ("127.0.0.1", "localhost") or \
-                route.request.url.startswith(("data:", "blob:")):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
+    keep_local(context, outside)
     page = context.new_page()
     page.set_default_timeout(60_000)
     yield page

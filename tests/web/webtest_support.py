@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_matches"
@@ -56,6 +57,21 @@ def serving(app: Any) -> Iterator[str]:
     finally:
         srv.should_exit = True
         thread.join(timeout=20)
+
+
+def keep_local(context: Any, outside: list[str]) -> None:
+    """Let the pages of a browser ``context`` reach this machine only: any other request is
+    refused and its address added to ``outside``, which the test asserts empty."""
+
+    def guard(route: Any) -> None:
+        host = urlparse(route.request.url).hostname
+        if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
 
 
 def ledger_with(folder: Path, name: str) -> tuple[str, int]:
