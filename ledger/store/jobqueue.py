@@ -14,7 +14,9 @@ starts (``Kind.known``), so work finished once is not done again by a late dupli
 served but not kept as the answer). A finished job's row goes: its answer is in the
 kind's own table (a deal's in ``analyses``), held for the head it names.
 
-Kinds of work are named (``"deal"``: a deal's analysis); the code that does one is
+Kinds of work are named (``"deal"``: a deal's analysis, ``part`` its deal;
+``"knowledge"``: a match's review by what each player knew, ``part`` the deals sampled
+per decision); the code that does one is
 given to ``work`` by the command that runs the worker, so the ledger knows nothing of
 how an answer is made. Only PostgreSQL has a queue: an embedded SQLite ledger's server
 works in process.
@@ -78,6 +80,15 @@ class JobKey:
                              "version": self.version})
 
     @classmethod
+    def of_name(cls, name: str) -> JobKey:
+        """The key a ``name`` names (QueueError if it names none)."""
+        try:
+            kind, match, part, seq, head, version = name.split("/", 5)
+            return cls(kind, int(match), int(part), int(seq), bytes.fromhex(head), version)
+        except ValueError:
+            raise QueueError(f"{name!r} is not a job's key") from None
+
+    @classmethod
     def of_payload(cls, data: bytes | None) -> JobKey:
         try:
             d = orjson.loads(data or b"")
@@ -108,11 +119,25 @@ def has_queue(conn: Connection) -> bool:
                                   "AND to_regclass('pgqueuer') IS NOT NULL")).scalar())
 
 
+_COLUMNS = "state, done, total, error, body, worker, updated"
+
+
 def progress(conn: Connection, key: JobKey) -> Progress | None:
-    row = conn.execute(text("SELECT state, done, total, error, body, worker, updated "
-                            "FROM job_progress WHERE key = :key"), {"key": key.name}).first()
-    if row is None:
-        return None
+    row = conn.execute(text(f"SELECT {_COLUMNS} FROM job_progress WHERE key = :key"),
+                       {"key": key.name}).first()
+    return None if row is None else _progress(row)
+
+
+def progress_of(conn: Connection, kind: str, match_id: int) -> dict[JobKey, Progress]:
+    """The progress of every job of ``kind`` for the match (a page that knows the match's
+    head but not the rest of a key: a knowledge review's samples)."""
+    rows = conn.execute(text(f"SELECT key, {_COLUMNS} FROM job_progress "
+                             "WHERE kind = :kind AND match_id = :match_id"),
+                        {"kind": kind, "match_id": match_id})
+    return {JobKey.of_name(row.key): _progress(row) for row in rows}
+
+
+def _progress(row: Any) -> Progress:
     body = orjson.loads(row.body) if row.body is not None else None
     return Progress(row.state, row.done, row.total, row.error,
                     body if isinstance(body, dict) else None, row.worker, row.updated)
