@@ -278,8 +278,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from ledger.store.errors import StoreError
 
     url = db.resolve_url(args.db)
+    name = jobqueue.worker_name()
     try:
-        engine = db.open_db(url)
+        # Its connections named: pg_stat_activity tells which are a worker's.
+        engine = db.open_db(jobqueue.named_url(url, name))
         if not has_queue(engine):
             raise jobqueue.QueueError("this ledger has no job queue: workers take their jobs "
                                       "from a PostgreSQL ledger at schema 0008 or later "
@@ -289,8 +291,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
         print(f"domino-ledger: {db.explain(exc)}", file=sys.stderr)
         return EXIT_USAGE
     work = Work(engine, Settings.from_env())
-    worker = jobqueue.Worker(url, work.kinds(), concurrency=args.concurrency,
-                             lease=args.lease, line=lambda text: print(text, flush=True))
+    worker = jobqueue.Worker(
+        url, work.kinds(), concurrency=args.concurrency, lease=args.lease, name=name,
+        line=lambda text: print(text, flush=True),
+        say=lambda text: print(f"domino-ledger: worker {name}: {text}", file=sys.stderr,
+                               flush=True))
 
     async def run() -> int:
         loop = asyncio.get_running_loop()

@@ -25,18 +25,22 @@ works in process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from uuid import uuid4
 
 import orjson
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError
 
 from ledger.store.errors import StoreError
 
@@ -48,6 +52,7 @@ log = logging.getLogger(__name__)
 LEASE = 30.0        # seconds without a heartbeat before a claimed job is claimed again
 IDLE = 2.0          # seconds between looks at the queue when no notice comes
 FLUSH = 0.5         # seconds between writes of the running jobs' progress
+RECONNECT = (0.5, 15.0)  # seconds before connecting again: first, at most (doubling)
 WEB, BULK = 10, 0   # priorities: a page's question before a whole ledger's backlog
 QUEUE_TABLES = frozenset({"pgqueuer", "pgqueuer_log", "pgqueuer_schedules",
                           "pgqueuer_statistics", "job_progress"})
@@ -252,10 +257,48 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def application_name(name: str) -> str:
+    """What a worker's connections are called in ``pg_stat_activity`` (at most 63 bytes)."""
+    return f"domino-ledger worker {name}"[:63]
+
+
+def named_url(url: str, name: str) -> str:
+    """``url`` whose connections carry ``application_name(name)`` (a PostgreSQL one;
+    any other, or none that parses, as it is: opening it says what is wrong)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return url
+    if parsed.get_backend_name() != "postgresql":
+        return url
+    parsed = parsed.update_query_dict({"application_name": application_name(name)})
+    return parsed.render_as_string(hide_password=False)
+
+
+def lost_errors() -> tuple[type[BaseException], ...]:
+    """The errors of a connection to the database that went away (not of a query)."""
+    import psycopg
+    from sqlalchemy.exc import DisconnectionError, OperationalError
+
+    return (psycopg.OperationalError, psycopg.InterfaceError, OperationalError,
+            DisconnectionError, OSError)
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 @dataclass
 class Worker:
     """Takes jobs of ``kinds`` from the queue of the ledger at ``url`` and does them,
-    ``concurrency`` at a time, until ``stop`` (then the jobs running end first)."""
+    ``concurrency`` at a time, until ``stop`` (then the jobs running end first).
+
+    A worker that loses the database connects again, waiting longer each time (up to
+    ``RECONNECT``), saying so with ``say``; the jobs it runs go on meanwhile and their
+    claims are kept by the next connection's heartbeat, or, if it comes too late, taken
+    by whichever worker asks next (the lease), and a job whose end could not be written
+    is taken again the same way (its answer is found kept: nothing is worked out twice).
+    """
 
     url: str
     kinds: Mapping[str, Handler]
@@ -264,120 +307,170 @@ class Worker:
     line: Callable[[str], None] = print  # one line per job (a log, not a sentence)
     name: str = ""
     done: int = 0
+    say: Callable[[str], None] = _stderr  # the worker's own news: the database lost, back
 
     def __post_init__(self) -> None:
         self.name = self.name or worker_name()
         self.stopping = False
-        self._wake: asyncio.Event | None = None
+        self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         # One thread per slot, for the worker's life: what a handler starts in it (a
         # solver process that dies with its parent thread) stays with it.
         self._slots = [ThreadPoolExecutor(1, thread_name_prefix=f"job-slot-{n}")
                        for n in range(max(1, self.concurrency))]
+        self._free = list(self._slots)
+        # Jobs running here, kept across connections: the next one beats for them.
+        self._running: dict[asyncio.Task[None], tuple[Job, Report]] = {}
+        self._queries: Any = None
+        self._conn: Any = None
+        self._lost: BaseException | None = None
+        self._online = False
+        self._me = uuid4()
 
     def stop(self) -> None:
         """Take no more jobs; ``run`` returns when the running ones have ended."""
         self.stopping = True
-        if self._loop is not None and self._wake is not None:
+        if self._loop is not None:
             self._loop.call_soon_threadsafe(self._wake.set)
 
     async def run(self) -> int:
-        """Work until stopped; the number of jobs done."""
+        """Work until stopped, connecting again whenever the database is lost; the number
+        of jobs done. QueueError: the ledger has no queue."""
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        wait = RECONNECT[0]
+        try:
+            while True:
+                try:
+                    await self._session()
+                    return self.done
+                except lost_errors() as exc:
+                    self._lost = exc
+                    if self._online:
+                        wait, self._online = RECONNECT[0], False
+                    if self.stopping and not self._running:
+                        return self.done
+                    self.say(f"lost the database ({_one_line(exc)}); connecting again in "
+                             f"{wait:g} s")
+                    self._wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), wait)
+                    wait = min(RECONNECT[1], 2 * wait)
+        finally:
+            for pool in self._slots:
+                pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _session(self) -> None:
+        """One connection's time: connect (and listen), then work until stopped or lost."""
         import psycopg
         from pgqueuer.db import PsycopgDriver
         from pgqueuer.domain.settings import db_settings
-        from pgqueuer.queries import EntrypointExecutionParameter, Queries
+        from pgqueuer.queries import Queries
 
         info = conninfo(self.url)
-        conn = await psycopg.AsyncConnection.connect(info, autocommit=True)
-        listen = await psycopg.AsyncConnection.connect(info, autocommit=True)
-        try:
+        app = application_name(self.name)
+        async with contextlib.AsyncExitStack() as stack:
+            conn = await psycopg.AsyncConnection.connect(info, autocommit=True,
+                                                         application_name=app)
+            stack.push_async_callback(_close, conn)
+            listen = await psycopg.AsyncConnection.connect(info, autocommit=True,
+                                                           application_name=app)
+            stack.push_async_callback(_close, listen)
             queries = Queries(PsycopgDriver(conn))
             if not (await queries.has_table("pgqueuer")
                     and await queries.has_table("job_progress")):
                 raise QueueError("this ledger has no job queue yet: run `domino-ledger db "
                                  "upgrade` (PostgreSQL ledgers at revision 0008 or later)")
-            notices = PsycopgDriver(listen)
-            async with notices:
-                wake = self._wake = asyncio.Event()
-                self._loop = asyncio.get_running_loop()
-                await notices.add_listener(db_settings().channel, lambda _p: wake.set())
-                if self.stopping:
-                    return self.done
-                await self._work(queries, conn, wake,
-                                 {k: EntrypointExecutionParameter(concurrency_limit=0)
-                                  for k in self.kinds})
-        finally:
-            for pool in self._slots:
-                pool.shutdown(wait=False, cancel_futures=True)
-            await conn.close()
-            await listen.close()
-        return self.done
+            if self._lost is not None:
+                self.say("connected to the database again")
+            self._queries, self._conn, self._lost, self._online = queries, conn, None, True
+            listening = asyncio.create_task(self._listen(listen, db_settings().channel))
+            stack.callback(listening.cancel)
+            await self._work()
 
-    async def _work(self, queries: Any, conn: Any, wake: asyncio.Event,
-                    entrypoints: Mapping[str, Any]) -> None:
-        from uuid import uuid4
+    async def _listen(self, listen: Any, channel: str) -> None:
+        """Wake the worker on each notice of a new job; a lost connection wakes it too."""
+        from psycopg import sql
 
-        me = uuid4()
-        free = list(self._slots)
-        running: dict[asyncio.Task[None], tuple[Job, Report]] = {}
-        lease = timedelta(seconds=self.lease)
-
-        async def beat() -> None:
-            # The heartbeat is this loop's, never the solver's: a job holds its claim
-            # however long one position takes, and loses it only with its worker.
-            try:
-                await beats()
-            except Exception:  # claims no longer held: take no more, let others have them
-                log.exception("the worker's heartbeat failed: stopping")
-                self.line("stopping: the heartbeat to the database failed")
-                self.stop()
-
-        async def beats() -> None:
-            while True:
-                await asyncio.sleep(min(FLUSH, self.lease / 4))
-                if running:
-                    await queries.update_heartbeat([job.id for job, _ in running.values()])
-                for job, report in list(running.values()):
-                    if report.dirty:
-                        report.dirty = False
-                        await conn.execute(
-                            "UPDATE job_progress SET done = %s, total = %s, updated = now() "
-                            "WHERE key = %s AND state = 'running'",
-                            (report.done, report.total, JobKey.of_payload(job.payload).name))
-
-        beating = asyncio.create_task(beat())
         try:
-            while not self.stopping or running:
-                if free and not self.stopping:
-                    jobs = await queries.dequeue(
-                        batch_size=len(free), entrypoints=dict(entrypoints),
-                        queue_manager_id=me, global_concurrency_limit=self.concurrency,
+            await listen.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+            async for _note in listen.notifies():
+                self._wake.set()
+        except lost_errors() as exc:
+            self._lost = exc
+            self._wake.set()
+
+    async def _work(self) -> None:
+        from pgqueuer.queries import EntrypointExecutionParameter
+
+        entrypoints = {k: EntrypointExecutionParameter(concurrency_limit=0)
+                       for k in self.kinds}
+        lease = timedelta(seconds=self.lease)
+        beating = asyncio.create_task(self._beat())
+        try:
+            while not self.stopping or self._running:
+                if self._lost is not None:
+                    raise self._lost
+                if self._free and not self.stopping:
+                    # No budget of pgqueuer's (it counts this worker's claims, stale ones
+                    # too: a job whose end was lost with the connection would block it);
+                    # the free slots are the budget.
+                    jobs = await self._queries.dequeue(
+                        batch_size=len(self._free), entrypoints=dict(entrypoints),
+                        queue_manager_id=self._me, global_concurrency_limit=None,
                         heartbeat_timeout=lease)
-                    mine = {job.id for job, _ in running.values()}
-                    jobs = [job for job in jobs if job.id not in mine]
-                    for job in jobs:
-                        # (A late heartbeat of ours lets our own dequeue claim a job
-                        # still running here: it is not started twice.)
-                        report = Report()
-                        slot = free.pop()
-                        task = asyncio.create_task(self._do(queries, conn, job, report, slot))
-                        task.add_done_callback(_give_back(free, slot))
-                        running[task] = (job, report)
-                    if jobs:
+                    if self._start(jobs):
                         continue
-                wake.clear()
-                waiter = asyncio.ensure_future(wake.wait())
-                await asyncio.wait({waiter, *running}, timeout=IDLE,
+                self._wake.clear()
+                waiter = asyncio.ensure_future(self._wake.wait())
+                await asyncio.wait({waiter, *self._running}, timeout=IDLE,
                                    return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
-                for task in [t for t in running if t.done()]:
-                    del running[task]
+                for task in [t for t in self._running if t.done()]:
+                    del self._running[task]
         finally:
             beating.cancel()
 
-    async def _do(self, queries: Any, conn: Any, job: Job, report: Report,
-                  slot: ThreadPoolExecutor) -> None:
+    def _start(self, jobs: Sequence[Job]) -> int:
+        """Start the jobs claimed; how many. (A late heartbeat of ours lets our own
+        dequeue claim a job still running here: it is not started twice.)"""
+        mine = {job.id for job, _ in self._running.values()}
+        started = 0
+        for job in jobs:
+            if job.id in mine or not self._free:
+                continue
+            report = Report()
+            slot = self._free.pop()
+            task = asyncio.create_task(self._do(job, report, slot))
+            task.add_done_callback(_give_back(self._free, slot))
+            self._running[task] = (job, report)
+            started += 1
+        return started
+
+    async def _beat(self) -> None:
+        # The heartbeat is this loop's, never the solver's: a job holds its claim
+        # however long one position takes, and loses it only with its worker.
+        try:
+            while True:
+                await asyncio.sleep(min(FLUSH, self.lease / 4))
+                await self._beats()
+        except lost_errors() as exc:  # this connection is gone: the worker makes another
+            self._lost = exc
+            self._wake.set()
+
+    async def _beats(self) -> None:
+        running = list(self._running.values())
+        if running:
+            await self._queries.update_heartbeat([job.id for job, _ in running])
+        for job, report in running:
+            if report.dirty:
+                report.dirty = False
+                await self._conn.execute(
+                    "UPDATE job_progress SET done = %s, total = %s, updated = now() "
+                    "WHERE key = %s AND state = 'running'",
+                    (report.done, report.total, JobKey.of_payload(job.payload).name))
+
+    async def _do(self, job: Job, report: Report, slot: ThreadPoolExecutor) -> None:
         from pgqueuer.models import TracebackRecord
 
         loop = asyncio.get_running_loop()
@@ -387,20 +480,43 @@ class Worker:
             key = JobKey.of_payload(job.payload)
             name = key.name
             handler = self.kinds[key.kind]
-            await conn.execute("UPDATE job_progress SET state = 'running', worker = %s, "
-                               "updated = now() WHERE key = %s", (self.name, key.name))
+            await self._quietly(self._conn.execute(
+                "UPDATE job_progress SET state = 'running', worker = %s, updated = now() "
+                "WHERE key = %s", (self.name, key.name)))
             known = await loop.run_in_executor(slot, handler, key, report)
+        except lost_errors() as exc:  # not the job's fault: the lease gives it to a worker
+            self.line(f"lost {name}: the database went away ({_one_line(exc)})")
+            return
         except Exception as exc:
             log.exception("%s failed", name)
             self.line(f"failed {name}: {exc}")
-            await conn.execute("UPDATE job_progress SET state = 'failed', error = %s, "
-                               "updated = now() WHERE key = %s", (str(exc), name))
-            await queries.log_jobs([(job, "exception",
-                                     TracebackRecord.from_exception(exc, job.id))])
+            await self._quietly(self._conn.execute(
+                "UPDATE job_progress SET state = 'failed', error = %s, updated = now() "
+                "WHERE key = %s", (str(exc), name)))
+            await self._quietly(self._queries.log_jobs(
+                [(job, "exception", TracebackRecord.from_exception(exc, job.id))]))
             return
-        await queries.log_jobs([(job, "successful", None)])
         self.done += 1
         self.line(f"{'known' if known else 'done'} {name} {loop.time() - started:.3f}s")
+        await self._quietly(self._queries.log_jobs([(job, "successful", None)]))
+
+    @staticmethod
+    async def _quietly(call: Awaitable[Any]) -> None:
+        """A write about a job that a lost connection may keep from being made (the lease
+        then gives the job to a worker again)."""
+        try:
+            await call
+        except lost_errors() as exc:
+            log.warning("not written, the database is gone: %s", _one_line(exc))
+
+
+async def _close(conn: Any) -> None:
+    with contextlib.suppress(Exception):  # a connection already lost closes as it can
+        await conn.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _give_back(free: list[ThreadPoolExecutor], slot: ThreadPoolExecutor
