@@ -176,14 +176,10 @@ class Work:
     def __call__(self, key: JobKey, report: Report) -> bool:
         _same_version(key, VERSION)
         at = Head(key.last_seq, key.head_hash)
-        with db.read_session(self.engine) as session:
-            conn = session.connection()
-            known = analyses.get(conn, key.match_id, key.part, at, VERSION) is not None
-            # Recorded further since it was asked: nobody is shown an old head's answer.
-            moved_on = not known and analyses.head(conn, key.match_id) != at
-            task = None if known or moved_on else self._task(conn, key, at)
+        task = self._look(key, lambda conn: analyses.get(
+            conn, key.match_id, key.part, at, VERSION) is not None,
+            lambda conn: self._task(conn, key, at))
         if task is None:
-            self._keep(key, None)
             return True
         solved = self._solve(task, report)
         if solved.late:
@@ -200,26 +196,38 @@ class Work:
         deals done of the match's)."""
         _same_version(key, knowledge_report.VERSION)
         at = Head(key.last_seq, key.head_hash)
-        with db.read_session(self.engine) as session:
-            conn = session.connection()
-            known = knowledge_reviews.get(conn, key.match_id, at, key.part,
-                                          key.version) is not None
-            moved_on = not known and analyses.head(conn, key.match_id) != at
-            task = (None if known or moved_on
-                    else knowledge_report.task(conn, key.match_id, key.part))
-        if task is not None:
-            solved = self._solve(task, report)
-            if solved.late:  # a review is never cut short by the clock: said, not kept
-                raise RuntimeError("the review ran over its time limit")
+        task = self._look(key, lambda conn: knowledge_reviews.get(
+            conn, key.match_id, at, key.part, key.version) is not None,
+            lambda conn: knowledge_report.task(conn, key.match_id, key.part))
+        if task is None:
+            return True
+        solved = self._solve(task, report)
+        if solved.late:  # a review is never cut short by the clock: said, not kept
+            raise RuntimeError("the review ran over its time limit")
         with db.writing(self.engine) as session:
             conn = db.write_connection(session)
-            if task is not None:
-                knowledge_reviews.put(conn, key.match_id, at, key.part, key.version,
-                                      solved.body)
+            knowledge_reviews.put(conn, key.match_id, at, key.part, key.version, solved.body)
             if self.queue:
                 jobqueue.finished(conn, key)
             session.commit()
-        return task is None
+        return False
+
+    def _look(self, key: JobKey, known: Callable[[Any], bool],
+              task_of: Callable[[Any], Task]) -> Task | None:
+        """The job's task; None when its answer is kept or its match has been recorded
+        further since it was asked (nobody is shown an old head's answer). Such a job is
+        ended at once on a queue's ledger, in one statement (``jobqueue.settle``): a job
+        with nothing to work out costs one visit to the database."""
+        if self.queue:
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+                if jobqueue.settle(c, key):
+                    return None
+        at = Head(key.last_seq, key.head_hash)
+        with db.read_session(self.engine) as session:
+            conn = session.connection()
+            if not known(conn) and analyses.head(conn, key.match_id) == at:
+                return task_of(conn)
+        return None
 
     def _solve(self, task: Task, report: Report) -> Solved:
         solved = solve(self._worker(), task, self.settings, report,

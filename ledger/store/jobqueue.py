@@ -198,6 +198,33 @@ def finished(conn: Connection, key: JobKey) -> None:
     conn.execute(text("DELETE FROM job_progress WHERE key = :key"), {"key": key.name})
 
 
+# Where each kind keeps its answers: the job's key names the row (ledger.store.analyses,
+# ledger.store.knowledge_reviews).
+_ANSWERED = {
+    "deal": "SELECT 1 FROM analyses WHERE match_id = :match_id AND deal = :part "
+            "AND version = :version AND last_seq = :last_seq AND head_hash = :head",
+    "knowledge": "SELECT 1 FROM knowledge_reviews WHERE match_id = :match_id "
+                 "AND samples = :part AND version = :version AND head_hash = :head",
+}
+
+
+def settle(conn: Connection, key: JobKey) -> bool:
+    """End the job, in one statement, if there is nothing to work out: its answer is kept,
+    or its match has been recorded further since it was asked (an old head's answer is
+    shown to nobody). Whether it was ended."""
+    answered = _ANSWERED.get(key.kind)
+    if answered is None:
+        return False
+    return conn.execute(text(
+        "DELETE FROM job_progress WHERE key = :key AND (EXISTS (" + answered + ") OR "
+        "NOT EXISTS (SELECT 1 FROM (SELECT seq, hash FROM events WHERE match_id = :match_id "
+        "ORDER BY seq DESC LIMIT 1) AS head WHERE head.seq = :last_seq "
+        "AND head.hash = :head)) RETURNING 1"),
+        {"key": key.name, "match_id": key.match_id, "part": key.part,
+         "version": key.version, "last_seq": key.last_seq,
+         "head": key.head_hash}).first() is not None
+
+
 def ended_late(conn: Connection, key: JobKey, body: Mapping[str, Any]) -> None:
     """An answer cut short by the time limit: served, not kept as the answer."""
     conn.execute(text("UPDATE job_progress SET state = 'late', body = :body, updated = now() "
@@ -321,6 +348,10 @@ class Worker:
         self._free = list(self._slots)
         # Jobs running here, kept across connections: the next one beats for them.
         self._running: dict[asyncio.Task[None], tuple[Job, Report]] = {}
+        # Written at the next beat, one statement each (a job done by then never
+        # needed its own): jobs started, not yet marked running; jobs ended, not logged.
+        self._started: list[JobKey] = []
+        self._ended: list[tuple[Job, str, Any]] = []
         self._queries: Any = None
         self._conn: Any = None
         self._lost: BaseException | None = None
@@ -430,6 +461,7 @@ class Worker:
                     del self._running[task]
         finally:
             beating.cancel()
+            await self._quietly(self._flush())
 
     def _start(self, jobs: Sequence[Job]) -> int:
         """Start the jobs claimed; how many. (A late heartbeat of ours lets our own
@@ -462,6 +494,7 @@ class Worker:
         running = list(self._running.values())
         if running:
             await self._queries.update_heartbeat([job.id for job, _ in running])
+        await self._flush()
         for job, report in running:
             if report.dirty:
                 report.dirty = False
@@ -469,6 +502,19 @@ class Worker:
                     "UPDATE job_progress SET done = %s, total = %s, updated = now() "
                     "WHERE key = %s AND state = 'running'",
                     (report.done, report.total, JobKey.of_payload(job.payload).name))
+
+    async def _flush(self) -> None:
+        """Mark the jobs started since the last beat running (those still waiting: one
+        already ended, or failed, stays as it is) and log the jobs ended."""
+        started, self._started = self._started, []
+        ended, self._ended = self._ended, []
+        if started:
+            await self._conn.execute(
+                "UPDATE job_progress SET state = 'running', worker = %s, updated = now() "
+                "WHERE key = ANY(%s) AND state = 'queued'",
+                (self.name, [k.name for k in started]))
+        if ended:
+            await self._queries.log_jobs(ended)
 
     async def _do(self, job: Job, report: Report, slot: ThreadPoolExecutor) -> None:
         from pgqueuer.models import TracebackRecord
@@ -480,9 +526,7 @@ class Worker:
             key = JobKey.of_payload(job.payload)
             name = key.name
             handler = self.kinds[key.kind]
-            await self._quietly(self._conn.execute(
-                "UPDATE job_progress SET state = 'running', worker = %s, updated = now() "
-                "WHERE key = %s", (self.name, key.name)))
+            self._started.append(key)
             known = await loop.run_in_executor(slot, handler, key, report)
         except lost_errors() as exc:  # not the job's fault: the lease gives it to a worker
             self.line(f"lost {name}: the database went away ({_one_line(exc)})")
@@ -493,12 +537,11 @@ class Worker:
             await self._quietly(self._conn.execute(
                 "UPDATE job_progress SET state = 'failed', error = %s, updated = now() "
                 "WHERE key = %s", (str(exc), name)))
-            await self._quietly(self._queries.log_jobs(
-                [(job, "exception", TracebackRecord.from_exception(exc, job.id))]))
+            self._ended.append((job, "exception", TracebackRecord.from_exception(exc, job.id)))
             return
         self.done += 1
         self.line(f"{'known' if known else 'done'} {name} {loop.time() - started:.3f}s")
-        await self._quietly(self._queries.log_jobs([(job, "successful", None)]))
+        self._ended.append((job, "successful", None))
 
     @staticmethod
     async def _quietly(call: Awaitable[Any]) -> None:
