@@ -6,20 +6,22 @@ worker claims with ``FOR UPDATE SKIP LOCKED`` and keeps claimed with a heartbeat
 whose heartbeat is older than the lease (its worker was killed, or lost the database)
 is claimed again by the next worker that asks. Its ``dedupe_key`` is the job's key
 (kind, match, part, head, version: ``JobKey``), unique while the job waits or runs, so
-the same work is never queued twice; a worker also looks for the answer before it
-starts (``Kind.known``), so work finished once is not done again by a late duplicate.
+the same work is never queued twice; a worker ends every job it claims whose answer is
+kept already, or whose match has been recorded further, before it starts anything
+(``settle_many``, one statement per claim), so work finished once is not done again by a
+late duplicate and an old head's answer is never made.
 
 ``job_progress`` is ours: per key, ``queued``, ``running`` (``done`` of ``total``),
 ``failed`` (``error``) or ``late`` (``body``: an answer cut short by the time limit,
 served but not kept as the answer). A finished job's row goes: its answer is in the
-kind's own table (a deal's in ``analyses``), held for the head it names.
+kind's own table (a deal's in ``analyses``, a review's in ``knowledge_reviews``), held
+for the head it names.
 
 Kinds of work are named (``"deal"``: a deal's analysis, ``part`` its deal;
 ``"knowledge"``: a match's review by what each player knew, ``part`` the deals sampled
-per decision); the code that does one is
-given to ``work`` by the command that runs the worker, so the ledger knows nothing of
-how an answer is made. Only PostgreSQL has a queue: an embedded SQLite ledger's server
-works in process.
+per decision); the code that does one is given to the ``Worker`` by the command that
+runs it, so the ledger knows only where answers are kept, not how one is made. Only
+PostgreSQL has a queue: an embedded SQLite ledger's server works in process.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+BATCH = 16          # jobs claimed per visit beyond the free slots (the answered end at once)
 LEASE = 30.0        # seconds without a heartbeat before a claimed job is claimed again
 IDLE = 2.0          # seconds between looks at the queue when no notice comes
 FLUSH = 0.5         # seconds between writes of the running jobs' progress
@@ -223,6 +226,48 @@ def settle(conn: Connection, key: JobKey) -> bool:
         {"key": key.name, "match_id": key.match_id, "part": key.part,
          "version": key.version, "last_seq": key.last_seq,
          "head": key.head_hash}).first() is not None
+
+
+# ``settle`` for a batch of keys, on the worker's own (psycopg, autocommit) connection.
+_SETTLE_MANY = """
+WITH k AS (
+  SELECT * FROM unnest(%(keys)s::text[], %(kinds)s::text[], %(matches)s::bigint[],
+                       %(parts)s::bigint[], %(seqs)s::bigint[], %(heads)s::bytea[],
+                       %(versions)s::text[])
+    AS k(key, kind, match_id, part, last_seq, head, version)
+  WHERE kind IN ('deal', 'knowledge')),
+ended AS (
+  SELECT k.key FROM k
+  WHERE NOT EXISTS (SELECT 1 FROM (SELECT seq, hash FROM events e WHERE e.match_id = k.match_id
+                                   ORDER BY seq DESC LIMIT 1) AS h
+                    WHERE h.seq = k.last_seq AND h.hash = k.head)
+     OR (k.kind = 'deal' AND EXISTS (
+           SELECT 1 FROM analyses a WHERE a.match_id = k.match_id AND a.deal = k.part
+           AND a.version = k.version AND a.last_seq = k.last_seq AND a.head_hash = k.head))
+     OR (k.kind = 'knowledge' AND EXISTS (
+           SELECT 1 FROM knowledge_reviews r WHERE r.match_id = k.match_id
+           AND r.samples = k.part AND r.version = k.version AND r.head_hash = k.head)))
+DELETE FROM job_progress WHERE key IN (SELECT key FROM ended) RETURNING key
+"""
+
+
+async def settle_many(conn: Any, keys: Sequence[JobKey]) -> set[str]:
+    """``settle`` for every key at once (a psycopg ``AsyncConnection``); the names ended."""
+    if not keys:
+        return set()
+    cur = await conn.execute(_SETTLE_MANY, {
+        "keys": [k.name for k in keys], "kinds": [k.kind for k in keys],
+        "matches": [k.match_id for k in keys], "parts": [k.part for k in keys],
+        "seqs": [k.last_seq for k in keys], "heads": [k.head_hash for k in keys],
+        "versions": [k.version for k in keys]})
+    return {str(row[0]) for row in await cur.fetchall()}
+
+
+# Claimed in a batch but not started (no free slot): back to the queue for any worker,
+# not held here. pgqueuer has no call for it; these are the columns its dequeue sets.
+_RELEASE = ("UPDATE pgqueuer SET status = 'queued', queue_manager_id = NULL, slot = NULL, "
+            "updated = now() WHERE id = ANY(%s) AND status = 'picked' "
+            "AND queue_manager_id = %s")
 
 
 def ended_late(conn: Connection, key: JobKey, body: Mapping[str, Any]) -> None:
@@ -447,10 +492,11 @@ class Worker:
                     # too: a job whose end was lost with the connection would block it);
                     # the free slots are the budget.
                     jobs = await self._queries.dequeue(
-                        batch_size=len(self._free), entrypoints=dict(entrypoints),
+                        batch_size=len(self._free) + BATCH, entrypoints=dict(entrypoints),
                         queue_manager_id=self._me, global_concurrency_limit=None,
                         heartbeat_timeout=lease)
-                    if self._start(jobs):
+                    if jobs:
+                        await self._take(jobs)
                         continue
                 self._wake.clear()
                 waiter = asyncio.ensure_future(self._wake.wait())
@@ -463,21 +509,40 @@ class Worker:
             beating.cancel()
             await self._quietly(self._flush())
 
-    def _start(self, jobs: Sequence[Job]) -> int:
-        """Start the jobs claimed; how many. (A late heartbeat of ours lets our own
-        dequeue claim a job still running here: it is not started twice.)"""
+    async def _take(self, jobs: Sequence[Job]) -> None:
+        """The jobs of one claim: those with nothing to work out ended at once (one
+        statement for all), the rest started while slots are free, and any left over
+        given back to the queue. (A late heartbeat of ours lets our own dequeue claim a
+        job still running here: it is neither started twice nor given back.)"""
         mine = {job.id for job, _ in self._running.values()}
-        started = 0
+        keys = {}
         for job in jobs:
-            if job.id in mine or not self._free:
+            if job.id not in mine:
+                with contextlib.suppress(QueueError):  # the slot's try says what is wrong
+                    keys[job.id] = JobKey.of_payload(job.payload)
+        ended = await settle_many(self._conn, list(keys.values()))
+        left = []
+        for job in jobs:
+            key = keys.get(job.id)
+            if job.id in mine:
                 continue
-            report = Report()
-            slot = self._free.pop()
-            task = asyncio.create_task(self._do(job, report, slot))
-            task.add_done_callback(_give_back(self._free, slot))
-            self._running[task] = (job, report)
-            started += 1
-        return started
+            if key is not None and key.name in ended:
+                self.done += 1
+                self.line(f"known {key.name} 0.000s")
+                self._ended.append((job, "successful", None))
+            elif self._free:
+                self._start(job)
+            else:
+                left.append(job.id)
+        if left:
+            await self._conn.execute(_RELEASE, (left, self._me))
+
+    def _start(self, job: Job) -> None:
+        report = Report()
+        slot = self._free.pop()
+        task = asyncio.create_task(self._do(job, report, slot))
+        task.add_done_callback(_give_back(self._free, slot))
+        self._running[task] = (job, report)
 
     async def _beat(self) -> None:
         # The heartbeat is this loop's, never the solver's: a job holds its claim
