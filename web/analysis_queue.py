@@ -302,7 +302,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     worker = jobqueue.Worker(
         url, work.kinds(), concurrency=args.concurrency, lease=args.lease, name=name,
         line=lambda text: print(text, flush=True),
-        say=lambda text: print(f"domino-ledger: worker {name}: {text}", file=sys.stderr,
+        news=lambda text: print(f"domino-ledger: worker {name}: {text}", file=sys.stderr,
                                flush=True))
 
     async def run() -> int:

@@ -366,7 +366,7 @@ class Worker:
     ``concurrency`` at a time, until ``stop`` (then the jobs running end first).
 
     A worker that loses the database connects again, waiting longer each time (up to
-    ``RECONNECT``), saying so with ``say``; the jobs it runs go on meanwhile and their
+    ``RECONNECT``), saying so with ``news``; the jobs it runs go on meanwhile and their
     claims are kept by the next connection's heartbeat, or, if it comes too late, taken
     by whichever worker asks next (the lease), and a job whose end could not be written
     is taken again the same way (its answer is found kept: nothing is worked out twice).
@@ -379,7 +379,7 @@ class Worker:
     line: Callable[[str], None] = print  # one line per job (a log, not a sentence)
     name: str = ""
     done: int = 0
-    say: Callable[[str], None] = _stderr  # the worker's own news: the database lost, back
+    news: Callable[[str], None] = _stderr  # its own news, a log line: the database lost, back
 
     def __post_init__(self) -> None:
         self.name = self.name or worker_name()
@@ -426,7 +426,7 @@ class Worker:
                         wait, self._online = RECONNECT[0], False
                     if self.stopping and not self._running:
                         return self.done
-                    self.say(f"lost the database ({_one_line(exc)}); connecting again in "
+                    self.news(f"lost the database ({_one_line(exc)}); connecting again in "
                              f"{wait:g} s")
                     self._wake.clear()
                     with contextlib.suppress(TimeoutError):
@@ -458,7 +458,7 @@ class Worker:
                 raise QueueError("this ledger has no job queue yet: run `domino-ledger db "
                                  "upgrade` (PostgreSQL ledgers at revision 0008 or later)")
             if self._lost is not None:
-                self.say("connected to the database again")
+                self.news("connected to the database again")
             self._queries, self._conn, self._lost, self._online = queries, conn, None, True
             listening = asyncio.create_task(self._listen(listen, db_settings().channel))
             stack.callback(listening.cancel)

@@ -130,7 +130,7 @@ def test_a_worker_whose_connections_are_ended_connects_again(schemas: Schemas) -
 def test_a_worker_that_cannot_reach_the_database_waits_longer_each_time() -> None:
     said: list[str] = []
     worker = jobqueue.Worker("postgresql+psycopg://postgres@127.0.0.1:9/nowhere", {},
-                             line=said.append, say=said.append)
+                             line=said.append, news=said.append)
 
     async def run() -> int:
         async def stop_later() -> None:
