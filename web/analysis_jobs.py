@@ -178,9 +178,9 @@ class AnalysisBackend(ABC):
     def ask_knowledge(self, conn: Connection, match_id: int, client: str = "",
                       start: bool = True) -> dict[str, Any] | Pending | None:
         """The match's report by what each player knew, for its head as stored now, or how
-        far its job is (done / total deals). A backend that cannot queue it (the job queue)
-        has it worked out in the app's own worker processes. Not ``start``: None rather
-        than a new job."""
+        far its job is (done / total deals). Here (a backend that does not say otherwise)
+        it is worked out in the app's own worker processes; the job queue's backend queues
+        it for the workers. Not ``start``: None rather than a new job."""
         if self._local is None and not start:
             return None
         if self._local is None:

@@ -7,13 +7,19 @@ progress, else queues the job (``WEB`` priority, before any bulk work) and answe
 ``Pending``. It starts nothing of its own: the server stays stateless, and the answer
 comes from whichever worker did the work.
 
-``DealWork`` is what a worker does with a deal's job: it looks for the answer first (work
+``Work`` is what a worker does with a deal's job: it looks for the answer first (work
 done once is never done again, even by a duplicate), skips a job whose match has been
 recorded further (its answer would be for an old head, which nobody is shown), then
 works the deal out in a solver process of its own (web.analysis_worker, with the
 server's time limit and kill, ``solve``) and keeps the answer and ends the job's progress
 in one transaction. ``domino-ledger worker`` runs it (``cmd_worker``); ``analyse --all``
 queues a whole ledger or, on SQLite, runs it here on every core (``analyse_all``).
+
+A match's review by what each player knew (issue 14) is a job too, of kind
+``knowledge``: keyed by the match's head and the deals sampled per decision (the
+``part`` of its key), so a second ask while it waits or runs joins it, and a review for
+an old head is never shown as current; the same worker works it out (``Work.knowledge``,
+progress in deals done of total) and keeps it in ``knowledge_reviews``.
 """
 
 from __future__ import annotations
@@ -25,15 +31,17 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from ledger.i18n import Phrase
-from ledger.store import analyses, db, jobqueue
+from ledger.store import analyses, db, jobqueue, knowledge_reviews
 from ledger.store.analyses import Head
 from ledger.store.jobqueue import BULK, WEB, JobKey, Report
+from web import knowledge_report
 from web.analysis_jobs import (
     AnalysisBackend,
     AnalysisBusy,
@@ -41,6 +49,7 @@ from web.analysis_jobs import (
     DealNotFound,
     Pending,
     Settings,
+    Solved,
     _task,
     solve,
 )
@@ -48,6 +57,7 @@ from web.analysis_worker import Worker
 from web.deal_analysis import VERSION, Task
 
 KIND = "deal"
+KNOWLEDGE = knowledge_report.KNOWLEDGE
 RETRY_AFTER = 3600.0  # seconds a failed or late answer stands before a request tries again
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -61,8 +71,15 @@ def deal_key(match_id: int, deal: int, at: Head) -> JobKey:
     return JobKey(KIND, match_id, deal, at.last_seq, at.hash, VERSION)
 
 
+def knowledge_key(match_id: int, samples: int, at: Head) -> JobKey:
+    """A match's knowledge review: its key's part is the deals sampled per decision."""
+    return JobKey(KNOWLEDGE, match_id, samples, at.last_seq, at.hash,
+                  knowledge_report.VERSION)
+
+
 class QueueJobs(AnalysisBackend):
-    """Analyses asked of the job queue and read back from the ledger."""
+    """Analyses and knowledge reviews asked of the job queue and read back from the
+    ledger."""
 
     def __init__(self, engine: Any, settings: Settings | None = None) -> None:
         self.engine = engine
@@ -78,17 +95,36 @@ class QueueJobs(AnalysisBackend):
         if body is not None:
             return body
         key = deal_key(match_id, deal, at)
-        got = jobqueue.progress(conn, key)
+        got = _standing(jobqueue.progress(conn, key), lambda reason: Phrase(
+            "the analysis of deal {deal} failed: {reason}", deal=deal + 1, reason=reason))
         if got is not None:
-            age = (datetime.now(UTC) - got.updated).total_seconds()
-            if got.state in ("queued", "running"):
-                return Pending(got.state, got.done, got.total)
-            if got.state == "late" and got.body is not None and age < RETRY_AFTER:
-                return got.body
-            if got.state == "failed" and age < RETRY_AFTER:
-                raise AnalysisError(Phrase("the analysis of deal {deal} failed: {reason}",
-                                           deal=deal + 1, reason=got.error or "?"))
+            return got
         _task(conn, match_id, deal)  # DealNotFound, ReplayUnavailable: said now, not queued
+        return self._queue(conn, key, client)
+
+    def ask_knowledge(self, conn: Any, match_id: int, client: str = "",
+                      start: bool = True) -> dict[str, Any] | Pending | None:
+        """The match's review for its head as stored now, or how far its job is (deals
+        done of total); not ``start``: None rather than a new job (a page that only
+        looks reads no events)."""
+        at = analyses.head(conn, match_id)
+        if at is None:
+            raise DealNotFound.of(match_id, 0)
+        if not start:
+            for key, got in jobqueue.progress_of(conn, KNOWLEDGE, match_id).items():
+                if key.head_hash == at.hash and key.version == knowledge_report.VERSION:
+                    return _standing(got, _review_failed)
+            return None
+        task = knowledge_report.task(conn, match_id)  # ReplayUnavailable: said now
+        body = knowledge_reviews.get(conn, match_id, at, task.samples,
+                                     knowledge_report.VERSION)
+        if body is not None:
+            return body
+        key = knowledge_key(match_id, task.samples, at)
+        known = _standing(jobqueue.progress(conn, key), _review_failed)
+        return known if known is not None else self._queue(conn, key, client)
+
+    def _queue(self, conn: Any, key: JobKey, client: str) -> Pending:
         mine = jobqueue.waiting(conn, client)
         if mine >= self.settings.per_client:
             raise AnalysisBusy(Phrase("{waiting} deals you asked for are waiting to be "
@@ -97,14 +133,33 @@ class QueueJobs(AnalysisBackend):
         return Pending("queued", 0, 0)
 
     def close(self) -> None:
-        """Nothing runs here but the knowledge reports (ask_knowledge): the queued jobs
-        wait for the workers."""
-        self.close_local()
+        """Nothing runs here: the queued jobs wait for the workers."""
 
 
-class DealWork:
-    """A deal's job as a worker does it (``jobqueue.Handler``), in the calling thread's own
-    solver process; ``close`` ends them all."""
+def _standing(got: jobqueue.Progress | None, failure: Callable[[str], Phrase]
+              ) -> dict[str, Any] | Pending | None:
+    """What a job's progress answers: how far it is, a late answer, its failure (raised)
+    while it stands; None: ask again."""
+    if got is None:
+        return None
+    age = (datetime.now(UTC) - got.updated).total_seconds()
+    if got.state in ("queued", "running"):
+        return Pending(got.state, got.done, got.total)
+    if got.state == "late" and got.body is not None and age < RETRY_AFTER:
+        return got.body
+    if got.state == "failed" and age < RETRY_AFTER:
+        raise AnalysisError(failure(got.error or "?"))
+    return None
+
+
+def _review_failed(reason: str) -> Phrase:
+    return Phrase("the review by what each player knew failed: {reason}", reason=reason)
+
+
+class Work:
+    """A job as a worker does it (``jobqueue.Handler``: ``__call__`` a deal's,
+    ``knowledge`` a match's review), in the calling thread's own solver process;
+    ``close`` ends them all."""
 
     def __init__(self, engine: Any, settings: Settings) -> None:
         self.engine = engine
@@ -115,24 +170,18 @@ class DealWork:
         self._workers: list[Worker] = []
         self.closing = False
 
+    def kinds(self) -> Mapping[str, jobqueue.Handler]:
+        return {KIND: self, KNOWLEDGE: self.knowledge}
+
     def __call__(self, key: JobKey, report: Report) -> bool:
-        if key.version != VERSION:
-            raise RuntimeError(f"the job asks for analysis version {key.version}; this worker "
-                               f"makes {VERSION} (run the same release as the web)")
+        _same_version(key, VERSION)
         at = Head(key.last_seq, key.head_hash)
-        with db.read_session(self.engine) as session:
-            conn = session.connection()
-            known = analyses.get(conn, key.match_id, key.part, at, VERSION) is not None
-            # Recorded further since it was asked: nobody is shown an old head's answer.
-            moved_on = not known and analyses.head(conn, key.match_id) != at
-            task = None if known or moved_on else self._task(conn, key, at)
+        task = self._look(key, lambda conn: analyses.get(
+            conn, key.match_id, key.part, at, VERSION) is not None,
+            lambda conn: self._task(conn, key, at))
         if task is None:
-            self._keep(key, None)
             return True
-        solved = solve(self._worker(), task, self.settings, report,
-                       closing=lambda: self.closing)
-        if solved is None:
-            raise RuntimeError("the worker is stopping")
+        solved = self._solve(task, report)
         if solved.late:
             if self.queue:
                 with db.writing(self.engine) as session:
@@ -141,6 +190,51 @@ class DealWork:
             return False
         self._keep(key, solved.body)
         return False
+
+    def knowledge(self, key: JobKey, report: Report) -> bool:
+        """A match's review by what each player knew, kept for the job's head (progress:
+        deals done of the match's)."""
+        _same_version(key, knowledge_report.VERSION)
+        at = Head(key.last_seq, key.head_hash)
+        task = self._look(key, lambda conn: knowledge_reviews.get(
+            conn, key.match_id, at, key.part, key.version) is not None,
+            lambda conn: knowledge_report.task(conn, key.match_id, key.part))
+        if task is None:
+            return True
+        solved = self._solve(task, report)
+        if solved.late:  # a review is never cut short by the clock: said, not kept
+            raise RuntimeError("the review ran over its time limit")
+        with db.writing(self.engine) as session:
+            conn = db.write_connection(session)
+            knowledge_reviews.put(conn, key.match_id, at, key.part, key.version, solved.body)
+            if self.queue:
+                jobqueue.finished(conn, key)
+            session.commit()
+        return False
+
+    def _look(self, key: JobKey, known: Callable[[Any], bool],
+              task_of: Callable[[Any], Task]) -> Task | None:
+        """The job's task; None when its answer is kept or its match has been recorded
+        further since it was asked (nobody is shown an old head's answer). Such a job is
+        ended at once on a queue's ledger, in one statement (``jobqueue.settle``): a job
+        with nothing to work out costs one visit to the database."""
+        if self.queue:
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+                if jobqueue.settle(c, key):
+                    return None
+        at = Head(key.last_seq, key.head_hash)
+        with db.read_session(self.engine) as session:
+            conn = session.connection()
+            if not known(conn) and analyses.head(conn, key.match_id) == at:
+                return task_of(conn)
+        return None
+
+    def _solve(self, task: Task, report: Report) -> Solved:
+        solved = solve(self._worker(), task, self.settings, report,
+                       closing=lambda: self.closing)
+        if solved is None:
+            raise RuntimeError("the worker is stopping")
+        return solved
 
     def _task(self, conn: Any, key: JobKey, at: Head) -> Task:
         """The deal's task; the match read once for its deals that follow in this thread
@@ -179,6 +273,12 @@ class DealWork:
                 worker.stop()
 
 
+def _same_version(key: JobKey, version: str) -> None:
+    if key.version != version:
+        raise RuntimeError(f"the job asks for version {key.version} of its {key.kind} work; "
+                           f"this worker makes {version} (run the same release as the web)")
+
+
 # --- domino-ledger worker -------------------------------------------------------------
 
 
@@ -186,8 +286,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from ledger.store.errors import StoreError
 
     url = db.resolve_url(args.db)
+    name = jobqueue.worker_name()
     try:
-        engine = db.open_db(url)
+        # Its connections named: pg_stat_activity tells which are a worker's.
+        engine = db.open_db(jobqueue.named_url(url, name))
         if not has_queue(engine):
             raise jobqueue.QueueError("this ledger has no job queue: workers take their jobs "
                                       "from a PostgreSQL ledger at schema 0008 or later "
@@ -196,9 +298,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
     except Exception as exc:
         print(f"domino-ledger: {db.explain(exc)}", file=sys.stderr)
         return EXIT_USAGE
-    work = DealWork(engine, Settings.from_env())
-    worker = jobqueue.Worker(url, {KIND: work}, concurrency=args.concurrency,
-                             lease=args.lease, line=lambda text: print(text, flush=True))
+    work = Work(engine, Settings.from_env())
+    worker = jobqueue.Worker(
+        url, work.kinds(), concurrency=args.concurrency, lease=args.lease, name=name,
+        line=lambda text: print(text, flush=True),
+        news=lambda text: print(f"domino-ledger: worker {name}: {text}", file=sys.stderr,
+                               flush=True))
 
     async def run() -> int:
         loop = asyncio.get_running_loop()
@@ -286,7 +391,7 @@ def _queue_all(engine: Any, keys: list[JobKey], bar: Any, args: argparse.Namespa
 
 
 def _here_all(engine: Any, keys: list[JobKey], bar: Any, jobs: int | None) -> int:
-    work = DealWork(engine, Settings.from_env())
+    work = Work(engine, Settings.from_env())
     n = jobs or max(1, os.cpu_count() or 1)
     bar.console.print(f"{len(keys)} deals to analyse here, {n} at a time")
     task = bar.add_task("analysing", total=len(keys))

@@ -6,35 +6,43 @@ worker claims with ``FOR UPDATE SKIP LOCKED`` and keeps claimed with a heartbeat
 whose heartbeat is older than the lease (its worker was killed, or lost the database)
 is claimed again by the next worker that asks. Its ``dedupe_key`` is the job's key
 (kind, match, part, head, version: ``JobKey``), unique while the job waits or runs, so
-the same work is never queued twice; a worker also looks for the answer before it
-starts (``Kind.known``), so work finished once is not done again by a late duplicate.
+the same work is never queued twice; a worker ends every job it claims whose answer is
+kept already, or whose match has been recorded further, before it starts anything
+(``settle_many``, one statement per claim), so work finished once is not done again by a
+late duplicate and an old head's answer is never made.
 
 ``job_progress`` is ours: per key, ``queued``, ``running`` (``done`` of ``total``),
 ``failed`` (``error``) or ``late`` (``body``: an answer cut short by the time limit,
 served but not kept as the answer). A finished job's row goes: its answer is in the
-kind's own table (a deal's in ``analyses``), held for the head it names.
+kind's own table (a deal's in ``analyses``, a review's in ``knowledge_reviews``), held
+for the head it names.
 
-Kinds of work are named (``"deal"``: a deal's analysis); the code that does one is
-given to ``work`` by the command that runs the worker, so the ledger knows nothing of
-how an answer is made. Only PostgreSQL has a queue: an embedded SQLite ledger's server
-works in process.
+Kinds of work are named (``"deal"``: a deal's analysis, ``part`` its deal;
+``"knowledge"``: a match's review by what each player knew, ``part`` the deals sampled
+per decision); the code that does one is given to the ``Worker`` by the command that
+runs it, so the ledger knows only where answers are kept, not how one is made. Only
+PostgreSQL has a queue: an embedded SQLite ledger's server works in process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from uuid import uuid4
 
 import orjson
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError
 
 from ledger.store.errors import StoreError
 
@@ -43,9 +51,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+BATCH = 16          # jobs claimed per visit beyond the free slots (the answered end at once)
 LEASE = 30.0        # seconds without a heartbeat before a claimed job is claimed again
 IDLE = 2.0          # seconds between looks at the queue when no notice comes
 FLUSH = 0.5         # seconds between writes of the running jobs' progress
+RECONNECT = (0.5, 15.0)  # seconds before connecting again: first, at most (doubling)
 WEB, BULK = 10, 0   # priorities: a page's question before a whole ledger's backlog
 QUEUE_TABLES = frozenset({"pgqueuer", "pgqueuer_log", "pgqueuer_schedules",
                           "pgqueuer_statistics", "job_progress"})
@@ -78,6 +88,15 @@ class JobKey:
                              "version": self.version})
 
     @classmethod
+    def of_name(cls, name: str) -> JobKey:
+        """The key a ``name`` names (QueueError if it names none)."""
+        try:
+            kind, match, part, seq, head, version = name.split("/", 5)
+            return cls(kind, int(match), int(part), int(seq), bytes.fromhex(head), version)
+        except ValueError:
+            raise QueueError(f"{name!r} is not a job's key") from None
+
+    @classmethod
     def of_payload(cls, data: bytes | None) -> JobKey:
         try:
             d = orjson.loads(data or b"")
@@ -108,11 +127,25 @@ def has_queue(conn: Connection) -> bool:
                                   "AND to_regclass('pgqueuer') IS NOT NULL")).scalar())
 
 
+_COLUMNS = "state, done, total, error, body, worker, updated"
+
+
 def progress(conn: Connection, key: JobKey) -> Progress | None:
-    row = conn.execute(text("SELECT state, done, total, error, body, worker, updated "
-                            "FROM job_progress WHERE key = :key"), {"key": key.name}).first()
-    if row is None:
-        return None
+    row = conn.execute(text(f"SELECT {_COLUMNS} FROM job_progress WHERE key = :key"),
+                       {"key": key.name}).first()
+    return None if row is None else _progress(row)
+
+
+def progress_of(conn: Connection, kind: str, match_id: int) -> dict[JobKey, Progress]:
+    """The progress of every job of ``kind`` for the match (a page that knows the match's
+    head but not the rest of a key: a knowledge review's samples)."""
+    rows = conn.execute(text(f"SELECT key, {_COLUMNS} FROM job_progress "
+                             "WHERE kind = :kind AND match_id = :match_id"),
+                        {"kind": kind, "match_id": match_id})
+    return {JobKey.of_name(row.key): _progress(row) for row in rows}
+
+
+def _progress(row: Any) -> Progress:
     body = orjson.loads(row.body) if row.body is not None else None
     return Progress(row.state, row.done, row.total, row.error,
                     body if isinstance(body, dict) else None, row.worker, row.updated)
@@ -166,6 +199,75 @@ def failures(conn: Connection, names: Sequence[str]) -> int:
 def finished(conn: Connection, key: JobKey) -> None:
     """The job's answer is kept: its progress row goes (call in the answer's transaction)."""
     conn.execute(text("DELETE FROM job_progress WHERE key = :key"), {"key": key.name})
+
+
+# Where each kind keeps its answers: the job's key names the row (ledger.store.analyses,
+# ledger.store.knowledge_reviews).
+_ANSWERED = {
+    "deal": "SELECT 1 FROM analyses WHERE match_id = :match_id AND deal = :part "
+            "AND version = :version AND last_seq = :last_seq AND head_hash = :head",
+    "knowledge": "SELECT 1 FROM knowledge_reviews WHERE match_id = :match_id "
+                 "AND samples = :part AND version = :version AND head_hash = :head",
+}
+
+
+def settle(conn: Connection, key: JobKey) -> bool:
+    """End the job, in one statement, if there is nothing to work out: its answer is kept,
+    or its match has been recorded further since it was asked (an old head's answer is
+    shown to nobody). Whether it was ended."""
+    answered = _ANSWERED.get(key.kind)
+    if answered is None:
+        return False
+    return conn.execute(text(
+        "DELETE FROM job_progress WHERE key = :key AND (EXISTS (" + answered + ") OR "
+        "NOT EXISTS (SELECT 1 FROM (SELECT seq, hash FROM events WHERE match_id = :match_id "
+        "ORDER BY seq DESC LIMIT 1) AS head WHERE head.seq = :last_seq "
+        "AND head.hash = :head)) RETURNING 1"),
+        {"key": key.name, "match_id": key.match_id, "part": key.part,
+         "version": key.version, "last_seq": key.last_seq,
+         "head": key.head_hash}).first() is not None
+
+
+# ``settle`` for a batch of keys, on the worker's own (psycopg, autocommit) connection.
+_SETTLE_MANY = """
+WITH k AS (
+  SELECT * FROM unnest(%(keys)s::text[], %(kinds)s::text[], %(matches)s::bigint[],
+                       %(parts)s::bigint[], %(seqs)s::bigint[], %(heads)s::bytea[],
+                       %(versions)s::text[])
+    AS k(key, kind, match_id, part, last_seq, head, version)
+  WHERE kind IN ('deal', 'knowledge')),
+ended AS (
+  SELECT k.key FROM k
+  WHERE NOT EXISTS (SELECT 1 FROM (SELECT seq, hash FROM events e WHERE e.match_id = k.match_id
+                                   ORDER BY seq DESC LIMIT 1) AS h
+                    WHERE h.seq = k.last_seq AND h.hash = k.head)
+     OR (k.kind = 'deal' AND EXISTS (
+           SELECT 1 FROM analyses a WHERE a.match_id = k.match_id AND a.deal = k.part
+           AND a.version = k.version AND a.last_seq = k.last_seq AND a.head_hash = k.head))
+     OR (k.kind = 'knowledge' AND EXISTS (
+           SELECT 1 FROM knowledge_reviews r WHERE r.match_id = k.match_id
+           AND r.samples = k.part AND r.version = k.version AND r.head_hash = k.head)))
+DELETE FROM job_progress WHERE key IN (SELECT key FROM ended) RETURNING key
+"""
+
+
+async def settle_many(conn: Any, keys: Sequence[JobKey]) -> set[str]:
+    """``settle`` for every key at once (a psycopg ``AsyncConnection``); the names ended."""
+    if not keys:
+        return set()
+    cur = await conn.execute(_SETTLE_MANY, {
+        "keys": [k.name for k in keys], "kinds": [k.kind for k in keys],
+        "matches": [k.match_id for k in keys], "parts": [k.part for k in keys],
+        "seqs": [k.last_seq for k in keys], "heads": [k.head_hash for k in keys],
+        "versions": [k.version for k in keys]})
+    return {str(row[0]) for row in await cur.fetchall()}
+
+
+# Claimed in a batch but not started (no free slot): back to the queue for any worker,
+# not held here. pgqueuer has no call for it; these are the columns its dequeue sets.
+_RELEASE = ("UPDATE pgqueuer SET status = 'queued', queue_manager_id = NULL, slot = NULL, "
+            "updated = now() WHERE id = ANY(%s) AND status = 'picked' "
+            "AND queue_manager_id = %s")
 
 
 def ended_late(conn: Connection, key: JobKey, body: Mapping[str, Any]) -> None:
@@ -227,10 +329,48 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def application_name(name: str) -> str:
+    """What a worker's connections are called in ``pg_stat_activity`` (at most 63 bytes)."""
+    return f"domino-ledger worker {name}"[:63]
+
+
+def named_url(url: str, name: str) -> str:
+    """``url`` whose connections carry ``application_name(name)`` (a PostgreSQL one;
+    any other, or none that parses, as it is: opening it says what is wrong)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return url
+    if parsed.get_backend_name() != "postgresql":
+        return url
+    parsed = parsed.update_query_dict({"application_name": application_name(name)})
+    return parsed.render_as_string(hide_password=False)
+
+
+def lost_errors() -> tuple[type[BaseException], ...]:
+    """The errors of a connection to the database that went away (not of a query)."""
+    import psycopg
+    from sqlalchemy.exc import DisconnectionError, OperationalError
+
+    return (psycopg.OperationalError, psycopg.InterfaceError, OperationalError,
+            DisconnectionError, OSError)
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 @dataclass
 class Worker:
     """Takes jobs of ``kinds`` from the queue of the ledger at ``url`` and does them,
-    ``concurrency`` at a time, until ``stop`` (then the jobs running end first)."""
+    ``concurrency`` at a time, until ``stop`` (then the jobs running end first).
+
+    A worker that loses the database connects again, waiting longer each time (up to
+    ``RECONNECT``), saying so with ``news``; the jobs it runs go on meanwhile and their
+    claims are kept by the next connection's heartbeat, or, if it comes too late, taken
+    by whichever worker asks next (the lease), and a job whose end could not be written
+    is taken again the same way (its answer is found kept: nothing is worked out twice).
+    """
 
     url: str
     kinds: Mapping[str, Handler]
@@ -239,120 +379,209 @@ class Worker:
     line: Callable[[str], None] = print  # one line per job (a log, not a sentence)
     name: str = ""
     done: int = 0
+    news: Callable[[str], None] = _stderr  # its own news, a log line: the database lost, back
 
     def __post_init__(self) -> None:
         self.name = self.name or worker_name()
         self.stopping = False
-        self._wake: asyncio.Event | None = None
+        self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         # One thread per slot, for the worker's life: what a handler starts in it (a
         # solver process that dies with its parent thread) stays with it.
         self._slots = [ThreadPoolExecutor(1, thread_name_prefix=f"job-slot-{n}")
                        for n in range(max(1, self.concurrency))]
+        self._free = list(self._slots)
+        # Jobs running here, kept across connections: the next one beats for them.
+        self._running: dict[asyncio.Task[None], tuple[Job, Report]] = {}
+        # Written at the next beat, one statement each (a job done by then never
+        # needed its own): jobs started, not yet marked running; jobs ended, not logged.
+        self._started: list[JobKey] = []
+        self._ended: list[tuple[Job, str, Any]] = []
+        self._queries: Any = None
+        self._conn: Any = None
+        self._lost: BaseException | None = None
+        self._online = False
+        self._me = uuid4()
 
     def stop(self) -> None:
         """Take no more jobs; ``run`` returns when the running ones have ended."""
         self.stopping = True
-        if self._loop is not None and self._wake is not None:
+        if self._loop is not None:
             self._loop.call_soon_threadsafe(self._wake.set)
 
     async def run(self) -> int:
-        """Work until stopped; the number of jobs done."""
+        """Work until stopped, connecting again whenever the database is lost; the number
+        of jobs done. QueueError: the ledger has no queue."""
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        wait = RECONNECT[0]
+        try:
+            while True:
+                try:
+                    await self._session()
+                    return self.done
+                except lost_errors() as exc:
+                    self._lost = exc
+                    if self._online:
+                        wait, self._online = RECONNECT[0], False
+                    if self.stopping and not self._running:
+                        return self.done
+                    self.news(f"lost the database ({_one_line(exc)}); connecting again in "
+                             f"{wait:g} s")
+                    self._wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), wait)
+                    wait = min(RECONNECT[1], 2 * wait)
+        finally:
+            for pool in self._slots:
+                pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _session(self) -> None:
+        """One connection's time: connect (and listen), then work until stopped or lost."""
         import psycopg
         from pgqueuer.db import PsycopgDriver
         from pgqueuer.domain.settings import db_settings
-        from pgqueuer.queries import EntrypointExecutionParameter, Queries
+        from pgqueuer.queries import Queries
 
         info = conninfo(self.url)
-        conn = await psycopg.AsyncConnection.connect(info, autocommit=True)
-        listen = await psycopg.AsyncConnection.connect(info, autocommit=True)
-        try:
+        app = application_name(self.name)
+        async with contextlib.AsyncExitStack() as stack:
+            conn = await psycopg.AsyncConnection.connect(info, autocommit=True,
+                                                         application_name=app)
+            stack.push_async_callback(_close, conn)
+            listen = await psycopg.AsyncConnection.connect(info, autocommit=True,
+                                                           application_name=app)
+            stack.push_async_callback(_close, listen)
             queries = Queries(PsycopgDriver(conn))
             if not (await queries.has_table("pgqueuer")
                     and await queries.has_table("job_progress")):
                 raise QueueError("this ledger has no job queue yet: run `domino-ledger db "
                                  "upgrade` (PostgreSQL ledgers at revision 0008 or later)")
-            notices = PsycopgDriver(listen)
-            async with notices:
-                wake = self._wake = asyncio.Event()
-                self._loop = asyncio.get_running_loop()
-                await notices.add_listener(db_settings().channel, lambda _p: wake.set())
-                if self.stopping:
-                    return self.done
-                await self._work(queries, conn, wake,
-                                 {k: EntrypointExecutionParameter(concurrency_limit=0)
-                                  for k in self.kinds})
-        finally:
-            for pool in self._slots:
-                pool.shutdown(wait=False, cancel_futures=True)
-            await conn.close()
-            await listen.close()
-        return self.done
+            if self._lost is not None:
+                self.news("connected to the database again")
+            self._queries, self._conn, self._lost, self._online = queries, conn, None, True
+            listening = asyncio.create_task(self._listen(listen, db_settings().channel))
+            stack.callback(listening.cancel)
+            await self._work()
 
-    async def _work(self, queries: Any, conn: Any, wake: asyncio.Event,
-                    entrypoints: Mapping[str, Any]) -> None:
-        from uuid import uuid4
+    async def _listen(self, listen: Any, channel: str) -> None:
+        """Wake the worker on each notice of a new job; a lost connection wakes it too."""
+        from psycopg import sql
 
-        me = uuid4()
-        free = list(self._slots)
-        running: dict[asyncio.Task[None], tuple[Job, Report]] = {}
-        lease = timedelta(seconds=self.lease)
-
-        async def beat() -> None:
-            # The heartbeat is this loop's, never the solver's: a job holds its claim
-            # however long one position takes, and loses it only with its worker.
-            try:
-                await beats()
-            except Exception:  # claims no longer held: take no more, let others have them
-                log.exception("the worker's heartbeat failed: stopping")
-                self.line("stopping: the heartbeat to the database failed")
-                self.stop()
-
-        async def beats() -> None:
-            while True:
-                await asyncio.sleep(min(FLUSH, self.lease / 4))
-                if running:
-                    await queries.update_heartbeat([job.id for job, _ in running.values()])
-                for job, report in list(running.values()):
-                    if report.dirty:
-                        report.dirty = False
-                        await conn.execute(
-                            "UPDATE job_progress SET done = %s, total = %s, updated = now() "
-                            "WHERE key = %s AND state = 'running'",
-                            (report.done, report.total, JobKey.of_payload(job.payload).name))
-
-        beating = asyncio.create_task(beat())
         try:
-            while not self.stopping or running:
-                if free and not self.stopping:
-                    jobs = await queries.dequeue(
-                        batch_size=len(free), entrypoints=dict(entrypoints),
-                        queue_manager_id=me, global_concurrency_limit=self.concurrency,
+            await listen.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+            async for _note in listen.notifies():
+                self._wake.set()
+        except lost_errors() as exc:
+            self._lost = exc
+            self._wake.set()
+
+    async def _work(self) -> None:
+        from pgqueuer.queries import EntrypointExecutionParameter
+
+        entrypoints = {k: EntrypointExecutionParameter(concurrency_limit=0)
+                       for k in self.kinds}
+        lease = timedelta(seconds=self.lease)
+        beating = asyncio.create_task(self._beat())
+        try:
+            while not self.stopping or self._running:
+                if self._lost is not None:
+                    raise self._lost
+                if self._free and not self.stopping:
+                    # No budget of pgqueuer's (it counts this worker's claims, stale ones
+                    # too: a job whose end was lost with the connection would block it);
+                    # the free slots are the budget.
+                    jobs = await self._queries.dequeue(
+                        batch_size=len(self._free) + BATCH, entrypoints=dict(entrypoints),
+                        queue_manager_id=self._me, global_concurrency_limit=None,
                         heartbeat_timeout=lease)
-                    mine = {job.id for job, _ in running.values()}
-                    jobs = [job for job in jobs if job.id not in mine]
-                    for job in jobs:
-                        # (A late heartbeat of ours lets our own dequeue claim a job
-                        # still running here: it is not started twice.)
-                        report = Report()
-                        slot = free.pop()
-                        task = asyncio.create_task(self._do(queries, conn, job, report, slot))
-                        task.add_done_callback(_give_back(free, slot))
-                        running[task] = (job, report)
                     if jobs:
+                        await self._take(jobs)
                         continue
-                wake.clear()
-                waiter = asyncio.ensure_future(wake.wait())
-                await asyncio.wait({waiter, *running}, timeout=IDLE,
+                self._wake.clear()
+                waiter = asyncio.ensure_future(self._wake.wait())
+                await asyncio.wait({waiter, *self._running}, timeout=IDLE,
                                    return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
-                for task in [t for t in running if t.done()]:
-                    del running[task]
+                for task in [t for t in self._running if t.done()]:
+                    del self._running[task]
         finally:
             beating.cancel()
+            await self._quietly(self._flush())
 
-    async def _do(self, queries: Any, conn: Any, job: Job, report: Report,
-                  slot: ThreadPoolExecutor) -> None:
+    async def _take(self, jobs: Sequence[Job]) -> None:
+        """The jobs of one claim: those with nothing to work out ended at once (one
+        statement for all), the rest started while slots are free, and any left over
+        given back to the queue. (A late heartbeat of ours lets our own dequeue claim a
+        job still running here: it is neither started twice nor given back.)"""
+        mine = {job.id for job, _ in self._running.values()}
+        keys = {}
+        for job in jobs:
+            if job.id not in mine:
+                with contextlib.suppress(QueueError):  # the slot's try says what is wrong
+                    keys[job.id] = JobKey.of_payload(job.payload)
+        ended = await settle_many(self._conn, list(keys.values()))
+        left = []
+        for job in jobs:
+            key = keys.get(job.id)
+            if job.id in mine:
+                continue
+            if key is not None and key.name in ended:
+                self.done += 1
+                self.line(f"known {key.name} 0.000s")
+                self._ended.append((job, "successful", None))
+            elif self._free:
+                self._start(job)
+            else:
+                left.append(job.id)
+        if left:
+            await self._conn.execute(_RELEASE, (left, self._me))
+
+    def _start(self, job: Job) -> None:
+        report = Report()
+        slot = self._free.pop()
+        task = asyncio.create_task(self._do(job, report, slot))
+        task.add_done_callback(_give_back(self._free, slot))
+        self._running[task] = (job, report)
+
+    async def _beat(self) -> None:
+        # The heartbeat is this loop's, never the solver's: a job holds its claim
+        # however long one position takes, and loses it only with its worker.
+        try:
+            while True:
+                await asyncio.sleep(min(FLUSH, self.lease / 4))
+                await self._beats()
+        except lost_errors() as exc:  # this connection is gone: the worker makes another
+            self._lost = exc
+            self._wake.set()
+
+    async def _beats(self) -> None:
+        running = list(self._running.values())
+        if running:
+            await self._queries.update_heartbeat([job.id for job, _ in running])
+        await self._flush()
+        for job, report in running:
+            if report.dirty:
+                report.dirty = False
+                await self._conn.execute(
+                    "UPDATE job_progress SET done = %s, total = %s, updated = now() "
+                    "WHERE key = %s AND state = 'running'",
+                    (report.done, report.total, JobKey.of_payload(job.payload).name))
+
+    async def _flush(self) -> None:
+        """Mark the jobs started since the last beat running (those still waiting: one
+        already ended, or failed, stays as it is) and log the jobs ended."""
+        started, self._started = self._started, []
+        ended, self._ended = self._ended, []
+        if started:
+            await self._conn.execute(
+                "UPDATE job_progress SET state = 'running', worker = %s, updated = now() "
+                "WHERE key = ANY(%s) AND state = 'queued'",
+                (self.name, [k.name for k in started]))
+        if ended:
+            await self._queries.log_jobs(ended)
+
+    async def _do(self, job: Job, report: Report, slot: ThreadPoolExecutor) -> None:
         from pgqueuer.models import TracebackRecord
 
         loop = asyncio.get_running_loop()
@@ -362,20 +591,40 @@ class Worker:
             key = JobKey.of_payload(job.payload)
             name = key.name
             handler = self.kinds[key.kind]
-            await conn.execute("UPDATE job_progress SET state = 'running', worker = %s, "
-                               "updated = now() WHERE key = %s", (self.name, key.name))
+            self._started.append(key)
             known = await loop.run_in_executor(slot, handler, key, report)
+        except lost_errors() as exc:  # not the job's fault: the lease gives it to a worker
+            self.line(f"lost {name}: the database went away ({_one_line(exc)})")
+            return
         except Exception as exc:
             log.exception("%s failed", name)
             self.line(f"failed {name}: {exc}")
-            await conn.execute("UPDATE job_progress SET state = 'failed', error = %s, "
-                               "updated = now() WHERE key = %s", (str(exc), name))
-            await queries.log_jobs([(job, "exception",
-                                     TracebackRecord.from_exception(exc, job.id))])
+            await self._quietly(self._conn.execute(
+                "UPDATE job_progress SET state = 'failed', error = %s, updated = now() "
+                "WHERE key = %s", (str(exc), name)))
+            self._ended.append((job, "exception", TracebackRecord.from_exception(exc, job.id)))
             return
-        await queries.log_jobs([(job, "successful", None)])
         self.done += 1
         self.line(f"{'known' if known else 'done'} {name} {loop.time() - started:.3f}s")
+        self._ended.append((job, "successful", None))
+
+    @staticmethod
+    async def _quietly(call: Awaitable[Any]) -> None:
+        """A write about a job that a lost connection may keep from being made (the lease
+        then gives the job to a worker again)."""
+        try:
+            await call
+        except lost_errors() as exc:
+            log.warning("not written, the database is gone: %s", _one_line(exc))
+
+
+async def _close(conn: Any) -> None:
+    with contextlib.suppress(Exception):  # a connection already lost closes as it can
+        await conn.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _give_back(free: list[ThreadPoolExecutor], slot: ThreadPoolExecutor
