@@ -3,6 +3,7 @@
     python benchmarks/load.py [--matches 3000] [--clients 50] [--seconds 15]
                               [--workers 1 2] [--kinds list match replay api append]
                               [--db artifacts/bench-load.db] [--anchor DIR]
+                              [--anchor-workers N]
 
 Fills a SQLite ledger with generated matches (ledger/sim, through the store's importer;
 kept and reused, as benchmarks/web.py does), then for each worker count starts the real
@@ -15,9 +16,11 @@ Prints requests per second, p50/p95/p99/max of the round trip, and errors (any a
 2xx, or no answer within 30 s). The anchor comes first and the other lines are given as
 ratios to it: with ``--anchor DIR``, the code of another tree (e.g. ``git archive`` of the
 commit before a change, its ``serve`` run as it was: one process), else the first worker
-count. Bounded (a fixed time per kind, one request in flight
-per client) and loopback only. The clients run in this process, on the same cores as the
-server: their own CPU time is printed too.
+count. With ``--anchor-workers N`` both are served by N processes at once and take turns
+kind by kind, so that the anchor and this tree meet the same load on a shared machine.
+Bounded (a fixed time per kind, one request in flight per client) and loopback only. The
+clients run in this process, on the same cores as the server: their own CPU time is
+printed too.
 """
 
 from __future__ import annotations
@@ -196,16 +199,19 @@ async def _run_kind(base: str, asks: list[Ask], seconds: float) -> Tally:
     return tally
 
 
-def _start_server(db: Path, workers: int, tree: Path | None = None
+def _start_server(db: Path, workers: int | None, tree: Path | None = None
                   ) -> tuple[subprocess.Popen[bytes], str]:
+    """``serve`` of this tree (or of ``tree``: its code first on the path, its command as
+    it was; ``workers`` None: without the option, one process then)."""
     bench = _bench_web()
     port = bench._free_port()
     env = {**os.environ, "DOMINO_LEDGER_ANALYSIS_WORKERS": "1"}
     args = ["serve", "--port", str(port), "--db", f"sqlite:///{db}"]
+    if workers is not None:
+        args += ["--workers", str(workers)]
     if tree is None:
-        command = [str(Path(sys.executable).parent / "domino-ledger"), *args,
-                   "--workers", str(workers)]
-    else:  # that tree's code first on the path, its command as it was
+        command = [str(Path(sys.executable).parent / "domino-ledger"), *args]
+    else:  # the worker processes are spawned: they are given the parent's path
         command = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); "
                    "from web.cli import main; sys.exit(main(sys.argv[1:]))", str(tree), *args]
     proc = subprocess.Popen(command, env=env, cwd=tree or ROOT,
@@ -261,26 +267,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", type=Path, default=ROOT / "artifacts" / "bench-load.db")
     parser.add_argument("--anchor", type=Path, default=None, metavar="DIR",
                         help="a source tree whose one-process serve is the anchor")
+    parser.add_argument("--anchor-workers", type=int, default=None, metavar="N",
+                        help="the anchor served by N processes too, started beside this "
+                             "tree's with the same N, the two taking turns kind by kind "
+                             "(so both meet the same load on a shared machine)")
     args = parser.parse_args(argv)
-    args.db.parent.mkdir(parents=True, exist_ok=True)
-    _bench_web().fill(args.db, args.matches)
-    ledger = Ledger.read(args.db)
-    live = list(generate_corpus(60, seed=77))
-    print(f"{len(ledger.steps)} imported matches; {args.clients} clients, {args.seconds:g} s "
-          f"per kind; {os.cpu_count()} cores", flush=True)
+    if args.anchor_workers is not None:
+        if args.anchor is None:
+            parser.error("--anchor-workers needs --anchor DIR")
+        return _side_by_side(args)
+    ledger, live = _prepare(args)
     anchors: dict[str, dict[str, float]] = {}
-    runs: list[tuple[str, int, Path | None]] = [(f"workers={n}", n, None) for n in args.workers]
+    runs: list[tuple[str, int | None, Path | None]] = [
+        (f"workers={n}", n, None) for n in args.workers]
     if args.anchor is not None:
-        runs.insert(0, ("anchor   ", 1, args.anchor.resolve()))
+        runs.insert(0, ("anchor   ", None, args.anchor.resolve()))
     for label, workers, tree in runs:
         proc, base = _start_server(args.db, workers, tree)
         try:
-            readers = _readers(ledger)
             for kind in args.kinds:
-                asks: list[Ask] = ([Appender(live) for _ in range(args.clients)]
-                                   if kind == "append" else [readers[kind]] * args.clients)
                 cpu = resource.getrusage(resource.RUSAGE_SELF)
-                tally = asyncio.run(_run_kind(base, asks, args.seconds))
+                tally = _measure(base, kind, args, ledger, live)
                 used = resource.getrusage(resource.RUSAGE_SELF)
                 got = tally.line(args.seconds)
                 _print_line(label, kind, got, anchors.get(kind), tally.first_error)
@@ -288,6 +295,46 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    client CPU {spent:.1f} s", flush=True)
                 anchors.setdefault(kind, got)
         finally:
+            _stop(proc)
+    return 0
+
+
+def _prepare(args: argparse.Namespace) -> tuple[Ledger, list[dict[str, Any]]]:
+    args.db.parent.mkdir(parents=True, exist_ok=True)
+    _bench_web().fill(args.db, args.matches)
+    ledger = Ledger.read(args.db)
+    live = list(generate_corpus(60, seed=77))
+    print(f"{len(ledger.steps)} imported matches; {args.clients} clients, {args.seconds:g} s "
+          f"per kind; {os.cpu_count()} cores", flush=True)
+    return ledger, live
+
+
+def _measure(base: str, kind: str, args: argparse.Namespace, ledger: Ledger,
+             live: list[dict[str, Any]]) -> Tally:
+    asks: list[Ask] = ([Appender(live) for _ in range(args.clients)]
+                       if kind == "append" else [_readers(ledger)[kind]] * args.clients)
+    return asyncio.run(_run_kind(base, asks, args.seconds))
+
+
+def _side_by_side(args: argparse.Namespace) -> int:
+    """The anchor and this tree, each ``--anchor-workers`` processes, both serving the
+    same ledger; per kind the anchor's turn, then this tree's, then the load average."""
+    ledger, live = _prepare(args)
+    n = args.anchor_workers
+    servers = [("anchor   ", *_start_server(args.db, n, args.anchor.resolve()))]
+    try:
+        servers.append((f"workers={n}", *_start_server(args.db, n)))
+        for kind in args.kinds:
+            anchor: dict[str, float] | None = None
+            for label, _proc, base in servers:
+                tally = _measure(base, kind, args, ledger, live)
+                got = tally.line(args.seconds)
+                _print_line(label, kind, got, anchor, tally.first_error)
+                anchor = anchor or got
+            print(f"    load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+                  flush=True)
+    finally:
+        for _label, proc, _base in servers:
             _stop(proc)
     return 0
 

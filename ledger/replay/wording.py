@@ -172,16 +172,26 @@ def deals(match: ReplayMatch, upto: int | None = None) -> list[DealLine]:
     numbers = _deal_numbers(match.types, len(match.types) if upto is None
                             else min(upto, len(match.types)))
     out: list[DealLine] = []
+    # One line per deal, made when the deal is over (its result worded once, not per event).
+    deal: int | None = None
+    first = 0
+    phrase: Phrase | None = None
     for i, n in enumerate(numbers):
-        if not out or out[-1].deal != n:
-            out.append(DealLine(n, i + 1, i + 1, None))
-        line = out[-1]
+        if n != deal:
+            if deal is not None:
+                out.append(_deal_line(deal, first, i, phrase))
+            deal, first, phrase = n, i + 1, None
         derived = match.derived[i] if i < len(match.derived) else ()
         scored = [d for d in derived if isinstance(d, DealScored)]
-        phrase = _derived_text(match, scored[-1]) if scored else line.result_phrase
-        out[-1] = DealLine(n, line.first_step, i + 1, None if phrase is None else str(phrase),
-                           phrase)
+        if scored:
+            phrase = _derived_text(match, scored[-1])
+    if deal is not None:
+        out.append(_deal_line(deal, first, len(numbers), phrase))
     return out
+
+
+def _deal_line(deal: int, first: int, last: int, phrase: Phrase | None) -> DealLine:
+    return DealLine(deal, first, last, None if phrase is None else str(phrase), phrase)
 
 
 def _tiles_text(hand: Sequence[Tile] | None) -> str | Phrase:

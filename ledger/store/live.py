@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -144,6 +144,14 @@ def append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
         raise
 
 
+# Built once, bound at each append: SQLAlchemy otherwise builds and keys the statement
+# again each time, a good part of an append's time in the writer's thread (issue 19).
+_MATCH_LOCKED = select(MATCHES).where(MATCHES.c.id == bindparam("match")).with_for_update()
+_LAST_EVENT = (select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.type, EVENTS.c.hash)
+               .where(EVENTS.c.match_id == bindparam("match"))
+               .order_by(EVENTS.c.seq.desc()).limit(1))
+
+
 def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
             expected_seq: int | None, commit: bool = True) -> Appended:
     conn = write_connection(session)
@@ -151,17 +159,13 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     # BEGIN IMMEDIATE. Each then reads what the one before it committed, so a stale
     # seq is a Conflict here and never a wrong fold; the unique (match, seq)
     # constraint stays the last word.
-    m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id).with_for_update()
-                     ).one_or_none()
+    m = conn.execute(_MATCH_LOCKED, {"match": match_id}).one_or_none()
     if m is None:
         raise MatchNotFound(match_id)
     if m.origin != "live":
         raise MatchClosed(f"match {match_id} was imported from a file; only live matches "
                           "take new events")
-    last = conn.execute(select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.type,
-                               EVENTS.c.hash)
-                        .where(EVENTS.c.match_id == match_id)
-                        .order_by(EVENTS.c.seq.desc()).limit(1)).one_or_none()
+    last = conn.execute(_LAST_EVENT, {"match": match_id}).one_or_none()
     header = Header.of_row(m)
     seq = 0 if last is None else last.seq + 1
     # Events are numbered along the corrected line: after the undo of event k, the

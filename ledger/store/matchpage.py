@@ -11,13 +11,15 @@ parameters), so a page words them in any language without auditing again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, case, select
 from sqlalchemy.engine import Connection
 
-from ledger.corrections import standing_rows
+from ledger.corrections import UNDO, standing
 from ledger.events import Event
 from ledger.findings import Finding
 from ledger.formats.wire import MatchHeader
@@ -25,8 +27,9 @@ from ledger.replay import ReplayMatch, Snapshot, deal_span
 from ledger.rules.base import Rules
 from ledger.scoresheet import ScoreSheet, build_sheet
 from ledger.store.errors import MatchNotFound
+from ledger.store.heads import Head
 from ledger.store.mapper import Header, event_of
-from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
+from ledger.store.models import EVENTS, HEADS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import rules_of
 from ledger.store.snapshots import VERSION, decode
 
@@ -88,60 +91,145 @@ def load_match(conn: Connection, match_id: int, step: int | None = None,
     all of them; neither: none (the match page reads only what the rules derived).
     The findings come with their phrases, to be worded in any language.
     """
-    m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one_or_none()
+    m = conn.execute(_MATCH, {"match": match_id}).one_or_none()
     if m is None:
         raise MatchNotFound(match_id)
     header = Header.of_row(m)
-    seats = len(header.seats)
     rules = rules_of(header)
-    # The corrected line: undos and the events they took back stay in the history only.
-    rows = standing_rows(list(conn.execute(
-        select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type, EVENTS.c.payload)
-        .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq))))
-    recorded = [r for r in rows if r.kind != "derived"]
-    types = tuple("" if r.kind == "unread" else str(r.type) for r in recorded)
-    derived: list[list[Event]] = [[] for _ in recorded]
-    for r in rows:
-        if r.kind == "derived" and 0 <= r.recorded_index < len(derived):
-            ev = event_of(r.kind, r.payload, seats)
-            if ev is not None:
-                derived[r.recorded_index].append(ev)
+    source = _source(conn, match_id, len(header.seats))
+    types = source.types
     findings = tuple(Finding.from_dict(f) for f in (m.findings or ()))
     snapshot: Snapshot | None = None
     if everything or rules is None:
-        start, stop = 0, len(recorded)
+        start, stop = 0, len(types)
     elif step is None:
         start = stop = 0
     else:
         # Step 0 shows the list of the first deal's events, so those are read too.
         start, stop = deal_span(types, max(step, 1))
-        snapshot = _snapshot(conn, match_id, rules, step)
+        snapshot = _snapshot(conn, source, match_id, rules, step)
         # Without a snapshot the fold starts at the first event; with one, at its deal
         # event (so that a partial record's hands can be worked out as the audit does).
         start = 0 if snapshot is None else min(start, snapshot.index - 1)
-    loaded = [event_of(r.kind, r.payload, seats) for r in recorded[start:stop]]
+    loaded = source.window(conn, match_id, start, stop)
     replay = (ReplayMatch.windowed(rules, header.seats, types, start, loaded, findings,
-                                   derived) if rules is not None else None)
+                                   source.derived) if rules is not None else None)
     return StoredMatch(
         id=m.id, header=header, rules=rules, origin=m.origin, status=m.status, ok=m.ok,
         errors=m.errors, warnings=m.warnings, findings=findings, created_at=m.created_at,
-        imported_from=m.imported_from, types=types,
-        derived=tuple(tuple(d) for d in derived), replay=replay, snapshot=snapshot)
+        imported_from=m.imported_from, types=types, derived=source.derived, replay=replay,
+        snapshot=snapshot)
 
 
-def _snapshot(conn: Connection, match_id: int, rules: Rules, step: int) -> Snapshot | None:
+@dataclass(slots=True)
+class _Source:
+    """A match's standing line as its head names it: what every page of it reads (the
+    types, the derived events) and, filled as pages ask, the recorded events of a window
+    parsed and the snapshots decoded (rows never change once written)."""
+
+    seats: int
+    types: tuple[str, ...]                   # of each standing recorded event
+    kinds: tuple[str, ...]                   # recorded or unread
+    seqs: tuple[int, ...]                    # the row of each standing recorded event
+    derived: tuple[tuple[Event, ...], ...]
+    windows: dict[tuple[int, int], tuple[Event | None, ...]] = field(default_factory=dict)
+    snapshots: dict[int, Snapshot] = field(default_factory=dict)
+
+    def window(self, conn: Connection, match_id: int, start: int, stop: int
+               ) -> tuple[Event | None, ...]:
+        """The recorded events ``[start, stop)`` parsed (their payloads read only now)."""
+        if start >= stop:
+            return ()
+        kept = self.windows.get((start, stop))
+        if kept is not None:
+            return kept
+        seqs = self.seqs[start:stop]
+        payloads = dict(conn.execute(_PAYLOADS, {"match": match_id, "first": seqs[0],
+                                                 "last": seqs[-1]}).all())
+        loaded = tuple(event_of(kind, payloads[seq], self.seats)
+                       for kind, seq in zip(self.kinds[start:stop], seqs, strict=True))
+        if len(self.windows) < WINDOWS:
+            self.windows[(start, stop)] = loaded
+        return loaded
+
+
+# Built once (bound at each call): SQLAlchemy builds and keys a statement per call otherwise,
+# a good part of a replay step's time spent in its five small queries.
+_MATCH = select(MATCHES).where(MATCHES.c.id == bindparam("match"))
+_HEAD = select(HEADS.c.events, HEADS.c.head_hash).where(HEADS.c.match_id == bindparam("match"))
+_LINE = (select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
+                case((EVENTS.c.kind == "derived", EVENTS.c.payload), else_=None))
+         .where(EVENTS.c.match_id == bindparam("match"), EVENTS.c.seq < bindparam("upto"))
+         .order_by(EVENTS.c.seq))
+_PAYLOADS = select(EVENTS.c.seq, EVENTS.c.payload).where(
+    EVENTS.c.match_id == bindparam("match"), EVENTS.c.seq >= bindparam("first"),
+    EVENTS.c.seq <= bindparam("last"))
+_SNAPSHOT = (select(SNAPSHOTS.c.recorded_index, SNAPSHOTS.c.state)
+             .where(SNAPSHOTS.c.match_id == bindparam("match"),
+                    SNAPSHOTS.c.version == bindparam("version"),
+                    SNAPSHOTS.c.recorded_index < bindparam("step"))
+             .order_by(SNAPSHOTS.c.recorded_index.desc()).limit(1))
+
+# Matches whose standing line is kept in this process, and windows kept per match: a
+# replay's steps ask for the same match and deal again and again (its head says whether
+# what is kept still holds: a hash names the whole chain up to it).
+SIZE = 512
+WINDOWS = 64
+_kept: OrderedDict[tuple[str, int], tuple[Head, _Source]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _source(conn: Connection, match_id: int, seats: int) -> _Source:
+    """The match's standing line, read once per head in this process."""
+    found_head = conn.execute(_HEAD, {"match": match_id}).one_or_none()
+    head = None if found_head is None else Head(
+        int(found_head[0]), None if found_head[1] is None else bytes(found_head[1]))
+    key = (str(conn.engine.url), match_id)
+    if head is not None:
+        with _lock:
+            found = _kept.get(key)
+            if found is not None and found[0] == head:
+                _kept.move_to_end(key)
+                return found[1]
+    # The rows the head names (a later append is not its); payloads of derived rows only.
+    bound = {"match": match_id, "upto": (1 << 62) if head is None else head.events}
+    rows = standing(conn.execute(_LINE, bound).all(), lambda r: int(r[1]),
+                    lambda r: r[3] == UNDO and r[2] == "recorded")
+    recorded = [r for r in rows if r[2] != "derived"]
+    derived: list[list[Event]] = [[] for _ in recorded]
+    for r in rows:
+        if r[2] == "derived" and 0 <= r[1] < len(derived):
+            ev = event_of("derived", r[4], seats)
+            if ev is not None:
+                derived[r[1]].append(ev)
+    source = _Source(seats, tuple("" if r[2] == "unread" else str(r[3]) for r in recorded),
+                     tuple(str(r[2]) for r in recorded), tuple(int(r[0]) for r in recorded),
+                     tuple(tuple(d) for d in derived))
+    if head is not None:
+        with _lock:
+            _kept[key] = (head, source)
+            _kept.move_to_end(key)
+            while len(_kept) > SIZE:
+                _kept.popitem(last=False)
+    return source
+
+
+def _snapshot(conn: Connection, source: _Source, match_id: int, rules: Rules, step: int
+              ) -> Snapshot | None:
     """The store's snapshot that lets the frame at ``step`` fold only its own deal.
 
     The store takes one just after each deal event; the one of the deal on the table
-    at ``step`` (its deal event is the last one before the step) is it.
+    at ``step`` (its deal event is the last one before the step) is it. Decoded once
+    per kept match (the fold copies the state it starts from).
     """
     if step <= 0:
         return None
-    row = conn.execute(
-        select(SNAPSHOTS.c.recorded_index, SNAPSHOTS.c.state)
-        .where(SNAPSHOTS.c.match_id == match_id, SNAPSHOTS.c.version == VERSION,
-               SNAPSHOTS.c.recorded_index < step)
-        .order_by(SNAPSHOTS.c.recorded_index.desc()).limit(1)).one_or_none()
+    row = conn.execute(_SNAPSHOT, {"match": match_id, "version": VERSION, "step": step}
+                       ).one_or_none()
     if row is None:
         return None
-    return Snapshot(row.recorded_index + 1, decode(row.state, rules))
+    index = int(row.recorded_index) + 1
+    kept = source.snapshots.get(index)
+    if kept is None:
+        kept = source.snapshots[index] = Snapshot(index, decode(row.state, rules))
+    return kept

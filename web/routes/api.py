@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Query, Request, Response, status
 from pydantic import BaseModel, Field
 
@@ -91,16 +92,23 @@ def append_event(_: RecorderOnly, match_id: MatchId, body: EventIn,
             "warnings": [f.to_dict() for f in got.findings], "status": got.status}
 
 
-@router.get("/matches", summary="List matches, newest first")
+@router.get("/matches", summary="List matches, newest first",
+            response_model=dict[str, Any])
 def list_matches(session: ReadSession, preset: str | None = None,
                  player: str | None = None, status: str | None = None,
                  ok: bool | None = None, origin: str | None = None,
                  limit: Annotated[int, Query(ge=1, le=read.MAX_PAGE)] = 50,
-                 offset: Annotated[DbInt, Query(ge=0)] = 0) -> dict[str, Any]:
+                 offset: Annotated[DbInt, Query(ge=0)] = 0) -> Response:
     page = read.list_matches(session.connection(), preset=preset, player=player,
                                 status=status, ok=ok, origin=origin, limit=limit,
                                 offset=offset)
-    return page.to_dict()
+    return _json(page.to_dict())
+
+
+def _json(answer: dict[str, Any]) -> Response:
+    """JSON as orjson writes it: FastAPI's own encoding of a 50-match page took 6 ms of
+    the answer's 17 (the store gives plain values: strings, numbers, lists)."""
+    return Response(orjson.dumps(answer), media_type="application/json")
 
 
 @router.get("/matches/{match_id}", summary="One match: summary, score sheet, findings")
