@@ -79,7 +79,10 @@ def shown(report: dict[str, Any], match_id: int) -> dict[str, Any]:
                              "step": m["event"] + 1,
                              "href": f"/matches/{match_id}/replay?step={m['event'] + 1}"})
     mistakes.sort(key=lambda m: (m["event"], m["seat"]))
+    not_reviewed = report.get("not_reviewed", sum(p.get("not_reviewed", 0)
+                                                  for p in report["report"]))
     return {"samples": report["samples"], "players": report["report"],
+            "not_reviewed": not_reviewed,
             "mistakes": mistakes, "thresholds": report.get("thresholds", THRESHOLDS),
             "severities": SEVERITIES}
 

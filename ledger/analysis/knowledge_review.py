@@ -32,7 +32,7 @@ from typing import Any
 
 from ledger.analysis.forkpool import fork_map
 from ledger.analysis.knowledge import Knowledge, iter_knowledge
-from ledger.analysis.positions import solve, solve_many, with_hands
+from ledger.analysis.positions import slots_for, solve, solve_many, with_hands
 from ledger.analysis.review import move_of
 from ledger.analysis.sampling import Constraints, Inconsistent, constraints, rng_for, sample
 from ledger.analysis.solver import MAX_NODES, worth
@@ -60,14 +60,15 @@ TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {  # (preset, seats, teams)
     ("selminha", 4, False): 140,
     ("casual-arena", 4, True): 140,
     ("sahrat-partner", 4, False): 160,
-    ("sahrat-fives", 4, False): 2,
+    ("sahrat-fives", 4, False): 10,
 }
 # The most positions one sample's search may visit, on tables where a decision's samples
 # early in a deal cannot be solved in time (``benchmarks/review.py``): such a decision
 # is not reviewed (``TOO_DEEP``), never valued from the samples that happened to fit.
-# About 4 million positions a second on this machine: 3 million is under a second.
+# About 4 million positions a second here: 1 million is about a quarter of a second
+# (4-seat Fives: a decision with 19 tiles held or fewer fits, one with 20 or more not).
 TABLE_LIMITS: dict[tuple[str, int, bool], int] = {
-    ("sahrat-fives", 4, False): 3_000_000,
+    ("sahrat-fives", 4, False): 1_000_000,
 }
 TOO_DEEP = "too deep to solve in time"
 ALL = (1 << 28) - 1
@@ -361,7 +362,7 @@ def _answer(q: _Question, limit: int) -> _Answer:
     for key, st in states:
         got = seen.get(key)
         if got is None:
-            solved = solve(st, options=q.options, max_nodes=limit)
+            solved = solve(st, options=q.options, max_nodes=limit, slots=_slots(st, limit))
             if solved.note is not None or solved.outcome is None:
                 return _Answer(None, solved.note or TOO_DEEP)
             if q.options:
@@ -374,6 +375,15 @@ def _answer(q: _Question, limit: int) -> _Answer:
             seen[key] = got
         out.append(got)
     return _Answer(out)
+
+
+def _slots(st: State, limit: int) -> int:
+    """The table's room for a search of at most ``limit`` positions: no more than it can
+    fill (a table is zeroed for every sample: 4-seat Fives would clear 256 MiB each)."""
+    room = slots_for(st)
+    if limit >= MAX_NODES:
+        return room
+    return min(room, max(1 << 16, 1 << (2 * limit - 1).bit_length()))
 
 
 def _drawn_states(q: _Question, c: Constraints) -> list[tuple[Any, State]]:

@@ -43,16 +43,21 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
     _line(pdf, lang.say("Review by what the player knew"), size=15, bold=True, height=7.5)
     _line(pdf, lang.say("{samples} deals sampled per decision; lower loss is better",
                         samples=report["samples"]), size=9, grey=True)
+    not_reviewed = report.get("not_reviewed", 0)
+    if not_reviewed:
+        _line(pdf, lang.say("{count} decisions not reviewed: too deep to solve in time "
+                            "(counted, never valued).", count=not_reviewed), size=9, grey=True)
     pdf.ln(2)
     heads = [lang.say("Player"), lang.say("Decisions"), lang.say("Forced"),
              lang.say("Inaccuracies"), lang.say("Mistakes"), lang.say("Blunders"),
-             lang.say("Mean loss"), lang.say("Luck"), lang.say("Result"),
+             lang.say("Mean loss"), lang.say("Not reviewed"), lang.say("Luck"), lang.say("Result"),
              lang.say("Luck-adjusted")]
     rows = [heads] + [[shortened(p["player"], 24), str(p["decisions"]), str(p["forced"]),
                        str(p["inaccuracies"]), str(p["mistakes"]), str(p["blunders"]),
-                       _num(p["mean_knowledge_lost"]), _num(p["luck"]), _num(p["result"]),
+                       _num(p["mean_knowledge_lost"]), str(p.get("not_reviewed", 0)),
+                       _num(p["luck"]), _num(p["result"]),
                        _num(p["luck_adjusted"])] for p in report["report"]]
-    widths = [36.0] + [16.0] * 9
+    widths = [30.0] + [15.0] * 10
     if lang.rtl:
         widths.reverse()
         rows = [r[::-1] for r in rows]
