@@ -50,14 +50,13 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
     pdf.ln(2)
     heads = [lang.say("Player"), lang.say("Decisions"), lang.say("Forced"),
              lang.say("Inaccuracies"), lang.say("Mistakes"), lang.say("Blunders"),
-             lang.say("Mean loss"), lang.say("Not reviewed"), lang.say("Luck"), lang.say("Result"),
+             lang.say("Mean loss"), lang.say("Luck"), lang.say("Result"),
              lang.say("Luck-adjusted")]
     rows = [heads] + [[shortened(p["player"], 24), str(p["decisions"]), str(p["forced"]),
                        str(p["inaccuracies"]), str(p["mistakes"]), str(p["blunders"]),
-                       _num(p["mean_knowledge_lost"]), str(p.get("not_reviewed", 0)),
-                       _num(p["luck"]), _num(p["result"]),
+                       _num(p["mean_knowledge_lost"]), _num(p["luck"]), _num(p["result"]),
                        _num(p["luck_adjusted"])] for p in report["report"]]
-    widths = [30.0] + [15.0] * 10
+    widths = [36.0] + [16.0] * 9
     if lang.rtl:
         widths.reverse()
         rows = [r[::-1] for r in rows]
