@@ -48,19 +48,17 @@ from ledger.tiles import ALL_TILES, Tile
 
 DEFAULT_SAMPLES = 200
 # Tables where K = 200 takes more than about 10 s a deal on a two-core machine: the K that
-# fits, measured by benchmarks/review.py (first deals of seeded matches, on a machine
-# shared with others: load average 8 to 12 on 2 cores; `analyse` shows the K it used).
+# fits, measured by benchmarks/review.py (first deal of a seeded match, on a machine
+# shared with others: load average 6 to 10 on 2 cores; `analyse` shows the K it used).
 # Three or four seats each for himself: every sample is a max-n search of its own.
 TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {  # (preset, seats, teams)
-    ("sahrat-draw", 4, False): 6,
-    ("casual-arena", 4, False): 7,
-    ("selminha", 3, False): 20,
-    ("casual-arena", 3, False): 25,
+    ("sahrat-draw", 4, False): 5,
+    ("casual-arena", 4, False): 12,
+    ("selminha", 3, False): 40,
+    ("casual-arena", 3, False): 50,
     ("sahrat-fives", 2, False): 60,
-    ("selminha", 4, False): 140,
-    ("casual-arena", 4, True): 140,
-    ("sahrat-partner", 4, False): 160,
-    ("sahrat-fives", 4, False): 10,
+    # Its early decisions are not reviewed (TABLE_LIMITS), which costs the same at any K.
+    ("sahrat-fives", 4, False): 6,
 }
 # The most positions one sample's search may visit, on tables where a decision's samples
 # early in a deal cannot be solved in time (``benchmarks/review.py``): such a decision
