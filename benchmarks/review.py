@@ -1,20 +1,24 @@
 """The knowledge review (ledger/analysis/knowledge_review.py) on every table.
 
 For each table (``ledger.rules.all_tables``), deal ``--deal`` of ``--deals`` seeded random
-legal matches, every decision reviewed with K sampled deals (``--samples``; per table
-``--k table=K``), wall clock: time per deal, decisions per deal, samples solved per
-second, samples left out (too large to solve within ``--search-limit``), and the K that
-would fit ``--budget`` seconds (10) per deal at that rate (time grows about linearly
-with K; late decisions' repeated deals are solved once, so it is a little less).
-``--match``: also a whole match of 4-seat Domena, every deal, at K. CPU seconds (this
-process and its solving workers) are shown beside the wall clock: on a shared machine
-the wall clock mostly measures the others' load.
+legal matches, every decision reviewed with K sampled deals (``--samples``, default each
+table's own, ``TABLE_SAMPLES``; per table ``--k table=K``), each sample's search within
+the table's limit (``TABLE_LIMITS``; ``--search-limit`` lowers it), wall clock: time per
+deal, decisions per deal, decisions not reviewed (a sample too deep to solve within the
+limit), samples solved per second, and the K that would fit ``--budget`` seconds (10) per
+deal at that rate (time grows about linearly with K; late decisions' repeated deals are
+solved once, so it is a little less). ``--match``: also a whole match of 4-seat Domena,
+every deal, at K, on ``--workers`` processes (default every core) and, with
+``--serial``, on one beside it; ``--luck``: with each seat's luck, as the web's report.
+CPU seconds (this process and its solving workers) are shown beside the wall clock: on a
+shared machine the wall clock mostly measures the others' load.
 
 Prints numbers and the machine's load; asserts nothing about time.
 
-    python benchmarks/review.py [--samples 200] [--deals 3] [--seed 1] [--deal 0]
+    python benchmarks/review.py [--samples K] [--deals 3] [--seed 1] [--deal 0]
                                 [--tables domena-4 selminha-3 ...] [--k sahrat-fives-4=2]
-                                [--search-limit N] [--match]
+                                [--search-limit N] [--match] [--workers N] [--serial]
+                                [--luck]
 """
 
 from __future__ import annotations
@@ -29,7 +33,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.analysis.knowledge_review import KnowledgeDeal, iter_knowledge_reviews  # noqa: E402
+from ledger.analysis.knowledge_review import (  # noqa: E402
+    KnowledgeDeal,
+    default_samples,
+    iter_knowledge_reviews,
+)
 from ledger.analysis.solver import MAX_NODES  # noqa: E402
 from ledger.formats.canonical import match_hash  # noqa: E402
 from ledger.formats.reader import MatchRecord, parse_match  # noqa: E402
@@ -60,17 +68,29 @@ def cpu_seconds() -> float:
 
 
 def review(preset: str, seats: int, options: dict[str, Any], seed: int, deals: list[int] | None,
-           k: int, limit: int) -> tuple[float, float, list[KnowledgeDeal]]:
+           k: int, limit: int, workers: int | None = None, luck: bool = False
+           ) -> tuple[float, float, list[KnowledgeDeal]]:
     rules = make_rules(preset, seats, options)
     record, key = record_of(preset, seats, options, seed)
     t0, c0 = time.perf_counter(), cpu_seconds()
-    got = list(iter_knowledge_reviews(rules, record.events, key, k, deals, max_nodes=limit))
+    got = list(iter_knowledge_reviews(rules, record.events, key, k, deals, max_nodes=limit,
+                                      workers=workers, luck=luck))
     return time.perf_counter() - t0, cpu_seconds() - c0, got
+
+
+def whole_match(k: int, args: argparse.Namespace, workers: int | None) -> None:
+    took, cpu, got = review("domena", 4, {}, args.seed, None, k, args.search_limit, workers,
+                            args.luck)
+    decisions = sum(len(d.decisions) for d in got)
+    print(f"whole 4-seat Domena match (seed {args.seed}{', luck' if args.luck else ''}): "
+          f"{len(got)} deals, {decisions} decisions, K={k}, workers "
+          f"{workers or 'every core'}: {took:.1f} s ({cpu:.1f} s of CPU); {load()}",
+          flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--samples", type=int, default=None)
     ap.add_argument("--deals", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--deal", type=int, default=0)
@@ -79,22 +99,26 @@ def main() -> None:
     ap.add_argument("--search-limit", type=int, default=MAX_NODES)
     ap.add_argument("--budget", type=float, default=10.0)
     ap.add_argument("--match", action="store_true")
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--serial", action="store_true")
+    ap.add_argument("--luck", action="store_true")
     args = ap.parse_args()
     per_table = {name: int(k) for name, k in (x.split("=") for x in args.k)}
     print(f"knowledge review, deal {args.deal} of seeded matches; {os.cpu_count()} cores; "
           f"{load()}")
     print(f"{'table':24} {'K':>4} {'deals':>5} {'decisions':>9} {'s/deal med':>10} "
-          f"{'max':>7} {'CPU s/deal':>10} {'solved/s':>9} {'unsolved':>8} "
+          f"{'max':>7} {'CPU s/deal':>10} {'solved/s':>9} {'not rev.':>8} "
           f"{'K for ' + str(args.budget) + ' s':>10}")
     for preset, seats, options in all_tables():
         name = table_name(preset, seats, options)
         if args.tables and name not in args.tables:
             continue
-        k = per_table.get(name, args.samples)
+        k = per_table.get(name, args.samples or default_samples(make_rules(preset, seats,
+                                                                            options)))
         times, cpus, decisions, solved, unsolved = [], [], 0, 0, 0
         for n in range(args.deals):
             took, cpu, got = review(preset, seats, options, args.seed + n, [args.deal], k,
-                                    args.search_limit)
+                                    args.search_limit, args.workers)
             if not got:
                 continue
             times.append(took)
@@ -102,7 +126,7 @@ def main() -> None:
             for d in got:
                 decisions += len(d.decisions)
                 solved += sum(x.samples for x in d.decisions)
-                unsolved += sum(x.unsolved for x in d.decisions)
+                unsolved += sum(not x.reviewed for x in d.decisions)
         if not times:
             print(f"{name:24} no deal {args.deal} in these matches")
             continue
@@ -113,11 +137,10 @@ def main() -> None:
               f"{max(times):>7.2f} {statistics.median(cpus):>10.2f} {rate:>9.0f} {unsolved:>8} "
               f"{fits:>10}", flush=True)
     if args.match:
-        k = per_table.get("domena-4", args.samples)
-        took, cpu, got = review("domena", 4, {}, args.seed, None, k, args.search_limit)
-        decisions = sum(len(d.decisions) for d in got)
-        print(f"whole 4-seat Domena match (seed {args.seed}): {len(got)} deals, {decisions} "
-              f"decisions, K={k}: {took:.1f} s ({cpu:.1f} s of CPU); {load()}")
+        k = per_table.get("domena-4", args.samples or default_samples(make_rules("domena", 4)))
+        whole_match(k, args, args.workers)
+        if args.serial:
+            whole_match(k, args, 1)
     print(load())
 
 

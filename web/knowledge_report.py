@@ -58,9 +58,10 @@ def build_report(task: Task, progress: Progress | None = None) -> dict[str, Any]
     if progress is not None:
         progress(0, total)
     deals = []
-    # One solving process: this one is already the server's worker (a daemon: no children).
+    # The whole match's questions over every core: forkpool forks its workers itself, as
+    # multiprocessing will not from the server's worker (a daemonic process).
     for deal in iter_knowledge_reviews(rules, task.events, task.seed, task.samples,
-                                       luck=True, workers=1):
+                                       luck=True):
         deals.append(deal)
         if progress is not None:
             progress(len(deals), total)
@@ -78,7 +79,10 @@ def shown(report: dict[str, Any], match_id: int) -> dict[str, Any]:
                              "step": m["event"] + 1,
                              "href": f"/matches/{match_id}/replay?step={m['event'] + 1}"})
     mistakes.sort(key=lambda m: (m["event"], m["seat"]))
+    not_reviewed = report.get("not_reviewed", sum(p.get("not_reviewed", 0)
+                                                  for p in report["report"]))
     return {"samples": report["samples"], "players": report["report"],
+            "not_reviewed": not_reviewed,
             "mistakes": mistakes, "thresholds": report.get("thresholds", THRESHOLDS),
             "severities": SEVERITIES}
 

@@ -3,13 +3,18 @@ knew, beside the hindsight one, and the match report per player.
 
 JSON: each decision of a deal's object gains ``knowledge_lost`` (and its standard error
 ``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved), each
-option ``expected`` and ``stderr``; the deal gains ``samples`` (deals drawn per
-decision) and ``seed`` (the match hash every draw is seeded from). ``--report`` prints
-one object per match: ``{"match": 0, "samples": K, "seed": ..., "thresholds": {...},
-"report": [{"seat": 0, "player": ..., ...}, ...]}``: per player ``decisions``,
+option ``expected`` and ``stderr``; a decision one of whose sampled deals was too deep to
+solve within the table's limit is not reviewed: ``knowledge_lost`` null and
+``not_reviewed``: "too deep to solve in time" (counted, never valued); the deal gains
+``samples`` (deals drawn per decision) and ``seed`` (the match hash every draw is seeded
+from). ``--report`` prints one object per match: ``{"match": 0, "samples": K, "seed":
+..., "thresholds": {...}, "not_reviewed": n, "report": [{"seat": 0, "player": ...,
+...}, ...]}``: per player ``decisions``,
 ``forced``, ``inaccuracies``, ``mistakes``, ``blunders``, ``knowledge_lost`` (summed),
-``mean_knowledge_lost``, ``luck``, ``result``, ``luck_adjusted`` and ``named``: every
-decision named a mistake of some severity (deal, event, played, best, loss, severity).
+``mean_knowledge_lost``, ``not_reviewed`` (decisions too deep to solve in time), ``luck``,
+``result``, ``luck_adjusted`` and ``named``: every decision named a mistake of some
+severity (deal, event, played, best, loss, severity); the object's ``not_reviewed`` sums
+the players'.
 
 Severity by knowledge loss, in the points the table plays for (the margin between the
 sides on two-side tables, the mover's own points with three or four sides each for
@@ -54,6 +59,8 @@ def samples_for(rules: Rules, asked: int | None) -> int:
 def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
            seed: str) -> dict[str, Any]:
     """``review.to_dict()`` with the knowledge review's values beside the hindsight ones."""
+    from ledger.analysis.knowledge_review import TOO_DEEP
+
     out = review.to_dict()
     out["samples"] = samples
     out["seed"] = seed
@@ -66,8 +73,8 @@ def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
         d["knowledge_lost"] = k.knowledge_lost
         d["knowledge_lost_stderr"] = k.lost_stderr
         d["samples"] = k.samples
-        if k.unsolved:
-            d["unsolved"] = k.unsolved
+        if not k.reviewed:
+            d["not_reviewed"] = TOO_DEEP
         for o in d["options"]:
             e = k.expected_of(o["move"])
             o["expected"] = None if e is None else e.expected
@@ -84,7 +91,7 @@ def decision_text(d: KnowledgeDecision, lang: Language = ENGLISH) -> str:
     from ledger.analysis.review import move_phrase
 
     if d.knowledge_lost is None:
-        return lang.say("by knowledge: no sampled deal could be solved")
+        return lang.say("by knowledge: not reviewed, too deep to solve in time")
     played = d.expected_of(d.played)
     exp = _num(played.expected if played is not None else None)
     said = severity(d.knowledge_lost)
@@ -122,6 +129,7 @@ class PlayerReport:
     result: float = 0.0
     luck_deals: int = 0
     mistakes: list[dict[str, Any]] = field(default_factory=list)
+    not_reviewed: int = 0              # decisions too deep to solve in time
 
     @staticmethod
     def of_dict(d: Mapping[str, Any]) -> PlayerReport:
@@ -134,6 +142,7 @@ class PlayerReport:
         p.valued = 0 if mean is None else (round(p.lost / mean) if mean else p.decisions)
         p.luck, p.result = d["luck"], d["result"]
         p.mistakes = list(d["named"])
+        p.not_reviewed = d.get("not_reviewed", 0)
         return p
 
     @property
@@ -147,6 +156,7 @@ class PlayerReport:
             "mistakes": self.counts["mistake"], "blunders": self.counts["blunder"],
             "knowledge_lost": round(self.lost, 4),
             "mean_knowledge_lost": None if self.mean_lost is None else round(self.mean_lost, 4),
+            "not_reviewed": self.not_reviewed,
             "luck": round(self.luck, 4), "result": self.result,
             "luck_adjusted": round(self.result - self.luck, 4),
             "named": self.mistakes,
@@ -165,6 +175,7 @@ def match_report(rules: Rules, seats: Sequence[str],
             p = out[d.seat]
             p.decisions += 1
             if d.knowledge_lost is None:
+                p.not_reviewed += 1
                 continue
             p.valued += 1
             p.lost += d.knowledge_lost
@@ -185,15 +196,17 @@ def match_report(rules: Rules, seats: Sequence[str],
 
 
 # The version of the kept reports: changed whenever what a report holds changes.
-REPORT_VERSION = "1"
+REPORT_VERSION = "2"
 
 
 def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDeal],
                   samples: int, seed: str) -> dict[str, Any]:
     """The report's JSON (``--report --json``, and what the ledger keeps)."""
+    reports = match_report(rules, seats, deals)
     return {"samples": samples, "seed": seed,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
-            "report": [p.to_dict() for p in match_report(rules, seats, deals)]}
+            "not_reviewed": sum(p.not_reviewed for p in reports),
+            "report": [p.to_dict() for p in reports]}
 
 
 def report_text_of(obj: Mapping[str, Any], lang: Language = ENGLISH) -> str:
@@ -240,6 +253,9 @@ def report_text(reports: Sequence[PlayerReport], samples: int,
             inaccuracies=p.counts["inaccuracy"], mistakes=p.counts["mistake"],
             blunders=p.counts["blunder"], mean=_num(p.mean_lost), luck=_num(p.luck),
             result=_num(p.result), adjusted=_num(p.result - p.luck)))
+        if p.not_reviewed:
+            lines.append("      " + lang.say("{count} decisions not reviewed: too deep to solve "
+                                             "in time", count=p.not_reviewed))
         for m in p.mistakes:
             lines.append("      " + lang.say("deal {deal}, event {event}: {severity}, lost "
                                              "{lost}", deal=m["deal"], event=m["event"],

@@ -16,21 +16,23 @@ the deal, and its result less its luck is the luck-adjusted result. Before the d
 nothing is known: whole deals are drawn (a deal the table would redeal is drawn again).
 
 Every draw is seeded by the match's hash, the event and what it is for
-(``sampling.seed_of``), so a review gives the same numbers every time. A sample the
-solver cannot value (too large) is left out, never guessed: each value says how many
-samples it rests on.
+(``sampling.seed_of``), so a review gives the same numbers every time. Each sample's
+search may visit at most the table's limit of positions (``TABLE_LIMITS``); a decision
+one of whose samples is beyond it is not reviewed ("too deep to solve in time": counted,
+never valued), and likewise a chance event for luck. The questions of a whole match are
+spread over the cores (``forkpool``), with the same numbers as on one.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger.analysis.forkpool import fork_map
 from ledger.analysis.knowledge import Knowledge, iter_knowledge
-from ledger.analysis.positions import Solved, solve_many, with_hands
+from ledger.analysis.positions import slots_for, solve, solve_many, with_hands
 from ledger.analysis.review import move_of
 from ledger.analysis.sampling import Constraints, Inconsistent, constraints, rng_for, sample
 from ledger.analysis.solver import MAX_NODES, worth
@@ -46,20 +48,27 @@ from ledger.tiles import ALL_TILES, Tile
 
 DEFAULT_SAMPLES = 200
 # Tables where K = 200 takes more than about 10 s a deal on a two-core machine: the K that
-# fits, measured by benchmarks/review.py (first deals of seeded matches, on a machine
-# shared with others: load average 8 to 12 on 2 cores; `analyse` shows the K it used).
+# fits, measured by benchmarks/review.py (first deal of a seeded match, on a machine
+# shared with others: load average 6 to 10 on 2 cores; `analyse` shows the K it used).
 # Three or four seats each for himself: every sample is a max-n search of its own.
 TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {  # (preset, seats, teams)
-    ("sahrat-draw", 4, False): 6,
-    ("casual-arena", 4, False): 7,
-    ("selminha", 3, False): 20,
-    ("casual-arena", 3, False): 25,
+    ("sahrat-draw", 4, False): 5,
+    ("casual-arena", 4, False): 12,
+    ("selminha", 3, False): 40,
+    ("casual-arena", 3, False): 50,
     ("sahrat-fives", 2, False): 60,
-    ("selminha", 4, False): 140,
-    ("casual-arena", 4, True): 140,
-    ("sahrat-partner", 4, False): 160,
-    ("sahrat-fives", 4, False): 2,
+    # Its early decisions are not reviewed (TABLE_LIMITS), which costs the same at any K.
+    ("sahrat-fives", 4, False): 6,
 }
+# The most positions one sample's search may visit, on tables where a decision's samples
+# early in a deal cannot be solved in time (``benchmarks/review.py``): such a decision
+# is not reviewed (``TOO_DEEP``), never valued from the samples that happened to fit.
+# About 4 million positions a second here: 1 million is about a quarter of a second
+# (4-seat Fives: a decision with 19 tiles held or fewer fits, one with 20 or more not).
+TABLE_LIMITS: dict[tuple[str, int, bool], int] = {
+    ("sahrat-fives", 4, False): 1_000_000,
+}
+TOO_DEEP = "too deep to solve in time"
 ALL = (1 << 28) - 1
 MOVES = (Played, Drew, Passed)
 
@@ -79,11 +88,16 @@ class KnowledgeDecision:
     seat: int
     played: str
     options: tuple[Expected, ...]
-    knowledge_lost: float | None     # best mean - played mean (None: no sample solved)
+    knowledge_lost: float | None     # best mean - played mean (None: not reviewed)
     lost_stderr: float | None        # its standard error (paired over the samples)
-    samples: int                     # samples solved
-    unsolved: int = 0                # samples left out (too large to solve)
+    samples: int                     # samples solved (every one drawn, or 0)
+    unsolved: int = 0                # 1: a sample could not be solved: not reviewed
     seed: int = 0
+
+    @property
+    def reviewed(self) -> bool:
+        """False when a sample was too deep to solve in time (then nothing is valued)."""
+        return self.knowledge_lost is not None
 
     def best_moves(self) -> list[str]:
         vals = [o.expected for o in self.options if o.expected is not None]
@@ -114,6 +128,7 @@ class SeatLuck:
     seat: int
     events: tuple[Luck, ...]
     result: int | None                # the deal's actual value for the seat's side
+    unvalued: int = 0                 # chance events too deep to value (left out)
 
     @property
     def luck(self) -> float:
@@ -126,6 +141,7 @@ class SeatLuck:
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "luck": _r(self.luck), "result": self.result,
                 "adjusted": None if self.adjusted is None else _r(self.adjusted),
+                "unvalued": self.unvalued,
                 "events": [{"event": e.event, "before": _r(e.before), "after": _r(e.after)}
                            for e in self.events]}
 
@@ -146,6 +162,11 @@ class KnowledgeDeal:
 def default_samples(rules: Rules) -> int:
     """The deals drawn per decision on ``rules``' table unless asked otherwise."""
     return TABLE_SAMPLES.get((rules.preset, rules.seats, rules.teams), DEFAULT_SAMPLES)
+
+
+def table_limit(rules: Rules) -> int:
+    """The most positions one sample's search may visit on ``rules``' table."""
+    return TABLE_LIMITS.get((rules.preset, rules.seats, rules.teams), MAX_NODES)
 
 
 def _r(x: float) -> float:
@@ -295,79 +316,183 @@ def sampled_state(st: State, seat: int, c: Constraints, deal: Any,
 
 
 # --- the review ------------------------------------------------------------------------
+#
+# Every question of the match (a decision, or one side of a chance event for luck) is a
+# task of its own: draw its K deals (seeded by the match, the event and the use), solve
+# them one after another, and stop at the first that cannot be solved within the limit:
+# the question is then not valued at all (never valued from the samples that happened
+# to be small). The tasks of a whole match are spread over the cores (``forkpool``,
+# which also works in the web's daemonic worker); a task depends on nothing but itself,
+# so the numbers are the same on one core or several.
+
+
+@dataclass(frozen=True, slots=True)
+class _Question:
+    """``k`` deals to draw (from ``seed``: match hash, event, use) and solve from ``st``."""
+
+    st: State
+    seat: int
+    c: Constraints | None              # None: whole deals from the state before the deal
+    seed: tuple[str, int, str]
+    k: int
+    drawn: tuple[tuple[int, Tile | None], ...] = ()
+    options: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """Per sample drawn: each option's value for the mover's side (``options``), else the
+    outcome vector; None when a sample could not be solved (``note``: why)."""
+
+    values: list[Any] | None
+    note: str | None = None
+
+
+def _answer(q: _Question, limit: int) -> _Answer:
+    try:
+        states = _whole_deals(q) if q.c is None else _drawn_states(q, q.c)
+    except Inconsistent as exc:
+        return _Answer(None, str(exc))
+    rules = q.st.rules
+    side = rules.side_of(q.seat)
+    seen: dict[Any, Any] = {}
+    out: list[Any] = []
+    for key, st in states:
+        got = seen.get(key)
+        if got is None:
+            solved = solve(st, options=q.options, max_nodes=limit, slots=_slots(st, limit))
+            if solved.note is not None or solved.outcome is None:
+                return _Answer(None, solved.note or TOO_DEEP)
+            if q.options:
+                legal = legal_moves(st)
+                if [o.move for o in solved.options] != legal:  # pragma: no cover
+                    return _Answer(None, "the options solved are not the legal moves")
+                got = [worth(rules, o.outcome, side) for o in solved.options]
+            else:
+                got = solved.outcome
+            seen[key] = got
+        out.append(got)
+    return _Answer(out)
+
+
+def _slots(st: State, limit: int) -> int:
+    """The table's room for a search of at most ``limit`` positions: no more than it can
+    fill (a table is zeroed for every sample: 4-seat Fives would clear 256 MiB each)."""
+    room = slots_for(st)
+    if limit >= MAX_NODES:
+        return room
+    return min(room, max(1 << 16, 1 << (2 * limit - 1).bit_length()))
+
+
+def _drawn_states(q: _Question, c: Constraints) -> list[tuple[Any, State]]:
+    rng = rng_for(*q.seed)
+    out = []
+    for _ in range(q.k):
+        d = sample(c, rng)
+        out.append(((d.hands, d.rest), sampled_state(q.st, q.seat, c, d, q.drawn)))
+    return out
+
+
+def _whole_deals(q: _Question) -> list[tuple[Any, State]]:
+    """Before the deal: whole deals, folded as the table would (a redeal is drawn again)."""
+    rules = q.st.rules
+    rng = rng_for(*q.seed)
+    out: list[tuple[Any, State]] = []
+    tries = 0
+    while len(out) < q.k and tries < 20 * q.k:
+        tries += 1
+        tiles = list(ALL_TILES)
+        rng.shuffle(tiles)
+        hands = tuple(tuple(tiles[s * HAND_SIZE:(s + 1) * HAND_SIZE])
+                      for s in range(rules.seats))
+        st = q.st.copy()
+        try:
+            advance(st, Dealt(hands=hands, stock=tuple(tiles[rules.seats * HAND_SIZE:])),
+                    None, [], [])
+        except Unreadable:
+            continue
+        if st.redeal_due or st.to_move is None:
+            continue
+        out.append((tuple(tiles), st))
+    return out
 
 
 @dataclass
-class _Job:
-    """``k`` sampled positions of one question, as indices into the batch."""
+class _Plan:
+    """One deal's questions, and how their answers make its review."""
 
-    seat: int
-    slots: list[int]
-    unsolved: int = 0
+    work: _Deal
+    questions: list[_Question] = field(default_factory=list)
+    decisions: list[tuple[_Move, int, int]] = field(default_factory=list)  # move, q, seed
+    chances: list[tuple[int, int, int, int]] = field(default_factory=list)  # seat, event, qs
+    notes: list[str] = field(default_factory=list)
 
-
-def _sampled(batch: list[State], keys: dict[Any, int], st: State, seat: int, c: Constraints,
-             rng: random.Random, k: int, drawn: Sequence[tuple[int, Tile | None]]) -> _Job:
-    job = _Job(seat, [])
-    for _ in range(k):
-        d = sample(c, rng)
-        key = (id(st), d.hands, d.rest)
-        slot = keys.get(key)
-        if slot is None:
-            slot = keys[key] = len(batch)
-            batch.append(sampled_state(st, seat, c, d, drawn))
-        job.slots.append(slot)
-    return job
+    def ask(self, q: _Question) -> int:
+        self.questions.append(q)
+        return len(self.questions) - 1
 
 
 def iter_knowledge_reviews(rules: Rules, events: Sequence[Event | None], key: str,
                            samples: int = DEFAULT_SAMPLES, deals: Sequence[int] | None = None,
                            *, luck: bool = False, max_nodes: int = MAX_NODES,
-                           workers: int | None = None,
-                           only: Collection[int] | None = None) -> Iterator[KnowledgeDeal]:
+                           workers: int | None = None, only: Collection[int] | None = None,
+                           sample_limit: int | None = None) -> Iterator[KnowledgeDeal]:
     """Each deal's knowledge review (and, with ``luck``, each seat's luck), in order.
 
     ``key``: the match's hash (the seed of every draw). ``samples``: deals drawn per
-    question. ``workers``: processes solving (default: one per core). ``only``: review
-    only the decisions at these events.
+    question. ``workers``: processes solving the whole match's questions (default: one
+    per core; the numbers do not depend on it). ``only``: review only the decisions at
+    these events. Each sample's solve may visit at most ``sample_limit`` positions
+    (default: the table's, ``table_limit``) and never more than ``max_nodes``.
     """
     knows = list(iter_knowledge(rules, events))
     wanted = None if deals is None else set(deals)
-    for work in _deals(rules, events, wanted):
-        yield _review_deal(work, knows, key, samples, luck, max_nodes, workers, only)
+    limit = min(max_nodes, table_limit(rules) if sample_limit is None else sample_limit)
+    plans = [_plan(work, knows, key, samples, luck, only)
+             for work in _deals(rules, events, wanted)]
+    questions = [q for p in plans for q in p.questions]
+    answers = fork_map(lambda i: _answer(questions[i], limit), len(questions), workers)
+    for p in plans:
+        yield _finish(p, [next(answers) for _ in p.questions])
 
 
-def _review_deal(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, luck: bool,
-                 max_nodes: int, workers: int | None,
-                 only: Collection[int] | None = None) -> KnowledgeDeal:
-    rules = work.start.rules
-    batch: list[State] = []
-    keys: dict[Any, int] = {}
-    decisions: list[tuple[_Move, _Job, int]] = []
-    notes: list[str] = [work.note] if work.note else []
-    drawn_so_far = {m.index: list(m.drawn) for m in work.moves}
+def _plan(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, luck: bool,
+          only: Collection[int] | None) -> _Plan:
+    plan = _Plan(work, notes=[work.note] if work.note else [])
     for m in work.moves:
         if not m.choice or m.index >= len(knows) or (only is not None and m.index not in only):
             continue
         try:
             c = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
-            rng = rng_for(key, m.index)
-            seed = rng_for(key, m.index).getrandbits(32)
-            job = _sampled(batch, keys, m.before, m.seat, c, rng, k, drawn_so_far[m.index])
         except Inconsistent as exc:
-            notes.append(f"event {m.index}: {exc}")
+            plan.notes.append(f"event {m.index}: {exc}")
             continue
-        decisions.append((m, job, seed))
-    solved = solve_many(batch, options=True, max_nodes=max_nodes, workers=workers) \
-        if batch else []
+        seed = rng_for(key, m.index).getrandbits(32)
+        q = plan.ask(_Question(m.before, m.seat, c, (key, m.index, ""), k, m.drawn, True))
+        plan.decisions.append((m, q, seed))
+    if luck:
+        _plan_luck(plan, knows, key, k)
+    return plan
+
+
+def _finish(plan: _Plan, answers: Sequence[_Answer]) -> KnowledgeDeal:
+    work = plan.work
+    rules = work.start.rules
+    notes = plan.notes
     out = []
-    for m, job, seed in decisions:
-        out.append(_decision(rules, m, job, solved, seed))
+    for m, q, seed in plan.decisions:
+        got = answers[q]
+        if got.values is None and got.note is not None and not _too_deep(got.note):
+            notes.append(f"event {m.index}: {got.note}")
+        out.append(_decision(rules, m, got, seed))
     forced = tuple((m.index, m.seat) for m in work.moves if not m.choice)
-    seat_luck = _luck(work, knows, key, k, max_nodes, workers, drawn_so_far, notes) \
-        if luck else ()
+    seat_luck = _seat_luck(plan, answers) if plan.chances else ()
     return KnowledgeDeal(work.deal, work.index, tuple(out), forced, seat_luck,
                          "; ".join(notes) or None)
+
+
+def _too_deep(note: str) -> bool:
+    return note.startswith("more than")  # solver.TooLarge's words
 
 
 def _mean_se(vals: Sequence[float]) -> tuple[float, float]:
@@ -379,31 +504,20 @@ def _mean_se(vals: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def _decision(rules: Rules, m: _Move, job: _Job, solved: Sequence[Solved],
-              seed: int) -> KnowledgeDecision:
+def _decision(rules: Rules, m: _Move, got: _Answer, seed: int) -> KnowledgeDecision:
     legal = legal_moves(m.before)
-    side = rules.side_of(m.seat)
-    rows: list[list[int]] = []
-    unsolved = 0
-    for slot in job.slots:
-        got = solved[slot]
-        if got.note is not None or len(got.options) != len(legal):
-            unsolved += 1
-            continue
-        assert [o.move for o in got.options] == legal
-        rows.append([worth(rules, o.outcome, side) for o in got.options])
+    rows: list[list[int]] = got.values or []
     played = legal.index(m.move)
-    if not rows:
+    if got.values is None or not rows:
         opts = tuple(Expected(str(mv), None, None) for mv in legal)
-        return KnowledgeDecision(m.index, m.seat, str(m.move), opts, None, None, 0,
-                                 unsolved, seed)
+        return KnowledgeDecision(m.index, m.seat, str(m.move), opts, None, None, 0, 1, seed)
     stats = [_mean_se([r[j] for r in rows]) for j in range(len(legal))]
     opts = tuple(Expected(str(mv), _r(mu), _r(se)) for mv, (mu, se) in zip(legal, stats,
                                                                            strict=True))
     best = max(range(len(legal)), key=lambda j: stats[j][0])
     lost, lost_se = _mean_se([r[best] - r[played] for r in rows])
     return KnowledgeDecision(m.index, m.seat, str(m.move), opts, _r(lost), _r(lost_se),
-                             len(rows), unsolved, seed)
+                             len(rows), 0, seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,33 +563,12 @@ def values_over(f: Facts, deals: Sequence[Any], *, max_nodes: int = MAX_NODES,
     return legal, rows
 
 
-def _luck(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, max_nodes: int,
-          workers: int | None, drawn_so_far: dict[int, list[tuple[int, Tile | None]]],
-          notes: list[str]) -> tuple[SeatLuck, ...]:
+def _plan_luck(plan: _Plan, knows: Sequence[Knowledge], key: str, k: int) -> None:
+    """The questions of each seat's luck: before and after its deal, and each draw."""
+    work = plan.work
     rules = work.start.rules
-    batch: list[State] = []
-    keys: dict[Any, int] = {}
-    # Before the deal: whole deals, folded as the table would (a redeal is drawn again).
-    rng = rng_for(key, work.index, "deal")
-    before_deal: list[int] = []
-    tries = 0
-    while len(before_deal) < k and tries < 20 * k:
-        tries += 1
-        tiles = list(ALL_TILES)
-        rng.shuffle(tiles)
-        hands = tuple(tuple(tiles[s * HAND_SIZE:(s + 1) * HAND_SIZE])
-                      for s in range(rules.seats))
-        st = work.pre.copy()
-        try:
-            advance(st, Dealt(hands=hands, stock=tuple(tiles[rules.seats * HAND_SIZE:])),
-                    None, [], [])
-        except Unreadable:
-            continue
-        if st.redeal_due or st.to_move is None:
-            continue
-        before_deal.append(len(batch))
-        batch.append(st)
-    questions: list[tuple[int, int, _Job, _Job]] = []   # seat, event, before, after
+    drawn = {m.index: m.drawn for m in work.moves}
+    before_deal = plan.ask(_Question(work.pre, 0, None, (key, work.index, "deal"), k))
     # After the deal: what each seat knew once it was dealt, and once the opening tile
     # the rules forced is down (it tells that nobody holds a better one).
     dealt, step = work.start, work.index + 1
@@ -484,45 +577,49 @@ def _luck(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, max_nodes: 
     for seat in range(rules.seats):
         try:
             c = seat_constraints(work, dealt, knows[step], seat, ())
-            after = _sampled(batch, keys, dealt, seat, c,
-                             rng_for(key, work.index, f"deal seat {seat}"), k, [])
         except Inconsistent as exc:
-            notes.append(f"luck of seat {seat}: {exc}")
+            plan.notes.append(f"luck of seat {seat}: {exc}")
             continue
-        questions.append((seat, work.index, _Job(seat, before_deal), after))
+        after = plan.ask(_Question(dealt, seat, c, (key, work.index, f"deal seat {seat}"), k))
+        plan.chances.append((seat, work.index, before_deal, after))
     for m in work.moves:
         if m.move.kind != "draw" or m.index + 1 >= len(knows):
             continue
-        drawn_before = drawn_so_far[m.index]
-        drawn_after = drawn_so_far.get(m.index + 1) or _drawn_after(work, m)
         try:
             cb = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
             ca = seat_constraints(work, m.after, knows[m.index + 1], m.seat,
                                   (*m.drawers, m.seat))
-            jb = _sampled(batch, keys, m.before, m.seat, cb,
-                          rng_for(key, m.index, "before draw"), k, drawn_before)
-            ja = _sampled(batch, keys, m.after, m.seat, ca,
-                          rng_for(key, m.index, "after draw"), k, drawn_after)
         except Inconsistent as exc:
-            notes.append(f"luck at event {m.index}: {exc}")
+            plan.notes.append(f"luck at event {m.index}: {exc}")
             continue
-        questions.append((m.seat, m.index, jb, ja))
-    solved = solve_many(batch, max_nodes=max_nodes, workers=workers) if batch else []
+        jb = plan.ask(_Question(m.before, m.seat, cb, (key, m.index, "before draw"), k,
+                                m.drawn))
+        ja = plan.ask(_Question(m.after, m.seat, ca, (key, m.index, "after draw"), k,
+                                drawn.get(m.index + 1) or tuple(_drawn_after(work, m))))
+        plan.chances.append((m.seat, m.index, jb, ja))
+
+
+def _seat_luck(plan: _Plan, answers: Sequence[_Answer]) -> tuple[SeatLuck, ...]:
+    work = plan.work
+    rules = work.start.rules
     result = _result(work)
     per_seat: dict[int, list[Luck]] = {s: [] for s in range(rules.seats)}
-    for seat, event, jb, ja in questions:
+    unvalued = dict.fromkeys(range(rules.seats), 0)
+    for seat, event, jb, ja in plan.chances:
         side = rules.side_of(seat)
-        vb = [worth(rules, solved[i].outcome, side) for i in jb.slots  # type: ignore[arg-type]
-              if solved[i].outcome is not None]
-        va = [worth(rules, solved[i].outcome, side) for i in ja.slots  # type: ignore[arg-type]
-              if solved[i].outcome is not None]
+        vb, va = answers[jb].values, answers[ja].values
         if not vb or not va:
-            notes.append(f"luck of seat {seat} at event {event}: no sample solved")
+            plan.notes.append(f"luck of seat {seat} at event {event}: not valued, "
+                              f"{TOO_DEEP}")
+            unvalued[seat] += 1
             continue
-        per_seat[seat].append(Luck(event, sum(vb) / len(vb), sum(va) / len(va)))
+        before = [worth(rules, o, side) for o in vb]
+        after = [worth(rules, o, side) for o in va]
+        per_seat[seat].append(Luck(event, sum(before) / len(before), sum(after) / len(after)))
     return tuple(
         SeatLuck(s, tuple(per_seat[s]),
-                 None if result is None else worth(rules, result, rules.side_of(s)))
+                 None if result is None else worth(rules, result, rules.side_of(s)),
+                 unvalued[s])
         for s in range(rules.seats))
 
 
@@ -546,6 +643,7 @@ def _result(work: _Deal) -> tuple[int, ...] | None:
     return tuple(vec)
 
 
-__all__ = ["DEFAULT_SAMPLES", "TABLE_SAMPLES", "Expected", "Facts", "KnowledgeDeal",
-           "KnowledgeDecision", "Luck", "SeatLuck", "decisions_of", "default_samples",
-           "iter_knowledge_reviews", "sampled_state", "seat_constraints", "values_over"]
+__all__ = ["DEFAULT_SAMPLES", "TABLE_LIMITS", "TABLE_SAMPLES", "TOO_DEEP", "Expected", "Facts",
+           "KnowledgeDeal", "KnowledgeDecision", "Luck", "SeatLuck", "decisions_of",
+           "default_samples", "iter_knowledge_reviews", "sampled_state", "seat_constraints",
+           "table_limit", "values_over"]

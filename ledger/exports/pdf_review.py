@@ -43,6 +43,10 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
     _line(pdf, lang.say("Review by what the player knew"), size=15, bold=True, height=7.5)
     _line(pdf, lang.say("{samples} deals sampled per decision; lower loss is better",
                         samples=report["samples"]), size=9, grey=True)
+    not_reviewed = report.get("not_reviewed", 0)
+    if not_reviewed:
+        _line(pdf, lang.say("{count} decisions not reviewed: too deep to solve in time "
+                            "(counted, never valued).", count=not_reviewed), size=9, grey=True)
     pdf.ln(2)
     heads = [lang.say("Player"), lang.say("Decisions"), lang.say("Forced"),
              lang.say("Inaccuracies"), lang.say("Mistakes"), lang.say("Blunders"),

@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from ledger.analysis.cli_knowledge import severity
+from ledger.analysis.cli_knowledge import REPORT_VERSION, severity
 from ledger.cli import main
 from ledger.sim.generator import generate_match
 
@@ -115,7 +115,8 @@ def test_a_stored_matchs_report_is_kept_by_its_head(match_file: Path, tmp_path: 
         kept = {k: v for k, v in first.items() if k != "match"}
         kept["seed"] = "kept"
         with db.writing(engine) as s:
-            knowledge_reviews.put(db.write_connection(s), match_id, at, 2, "1", kept)
+            knowledge_reviews.put(db.write_connection(s), match_id, at, 2, REPORT_VERSION,
+                                  kept)
             s.commit()
     finally:
         engine.dispose()

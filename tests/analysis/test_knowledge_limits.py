@@ -1,0 +1,157 @@
+"""The knowledge review within time: each sample's search has a limit (a decision beyond it
+is not reviewed, never valued), and a whole match's questions spread over the cores give
+the numbers one core gives (ledger/analysis/knowledge_review.py, forkpool.py)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from functools import cache
+from multiprocessing.connection import Connection
+
+import pytest
+
+from ledger.analysis.cli_knowledge import decision_text, match_report, report_object, report_text
+from ledger.analysis.forkpool import WorkerFailed, fork_map
+from ledger.analysis.knowledge_review import (
+    TOO_DEEP,
+    KnowledgeDeal,
+    default_samples,
+    iter_knowledge_reviews,
+    table_limit,
+)
+from ledger.analysis.solver import MAX_NODES
+from ledger.formats.canonical import match_hash
+from ledger.formats.reader import MatchRecord, parse_match
+from ledger.rules import make_rules
+from ledger.rules.base import Rules
+from ledger.sim.generator import generate_match
+
+
+@cache
+def _match(preset: str, seats: int, seed: int) -> tuple[Rules, MatchRecord, str]:
+    record = parse_match(generate_match(preset, seats, {}, seed=seed))
+    assert record.header is not None
+    key = match_hash(record.header, [e for e in record.events if e is not None])
+    return make_rules(preset, seats, {}), record, key
+
+
+@cache
+def _fives_first_deal() -> KnowledgeDeal:
+    """Deal 0 of a seeded 4-seat Sahrat Fives match, with the table's defaults."""
+    rules, record, key = _match("sahrat-fives", 4, 1)
+    (deal,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0])
+    return deal
+
+
+def test_four_seat_fives_has_a_limit_and_its_own_k() -> None:
+    rules = make_rules("sahrat-fives", 4, {})
+    assert table_limit(rules) < MAX_NODES
+    assert 1 < default_samples(rules) < 200
+    # Tables whose samples are solved in time keep no limit but the solver's.
+    assert table_limit(make_rules("domena", 4, {})) == MAX_NODES
+
+
+def test_a_fives_deal_marks_its_early_decisions_not_reviewed() -> None:
+    deal = _fives_first_deal()
+    rules = make_rules("sahrat-fives", 4, {})
+    k = default_samples(rules)
+    first, last = deal.decisions[0], deal.decisions[-1]
+    # The first decisions hold 27 tiles: tens of millions of positions a sample.
+    assert not first.reviewed and first.knowledge_lost is None and first.samples == 0
+    assert all(o.expected is None for o in first.options)
+    assert "not reviewed" in decision_text(first)
+    assert last.reviewed and last.samples == k
+    reviewed = [d.reviewed for d in deal.decisions]
+    assert reviewed.count(False) >= 3 and reviewed.count(True) >= 3
+    # Counted per player, never valued.
+    reports = match_report(rules, ["a", "b", "c", "d"], [deal])
+    assert sum(p.not_reviewed for p in reports) == reviewed.count(False)
+    assert sum(p.valued for p in reports) == reviewed.count(True)
+    obj = report_object(rules, ["a", "b", "c", "d"], [deal], k, "seed")
+    assert obj["not_reviewed"] == reviewed.count(False)
+    assert "not reviewed: too deep to solve in time" in report_text(reports, k)
+
+
+def test_the_limit_changes_no_value_of_a_decision_it_lets_through() -> None:
+    deal = _fives_first_deal()
+    rules, record, key = _match("sahrat-fives", 4, 1)
+    late = [d for d in deal.decisions if d.reviewed][-4:]
+    (free,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0],
+                                     only={d.event for d in late}, sample_limit=MAX_NODES,
+                                     workers=1)
+    assert list(free.decisions) == late
+
+
+def test_a_lower_limit_leaves_a_decision_out_whole() -> None:
+    """Never valued from the samples that happened to fit: one too deep, none counted."""
+    rules, record, key = _match("sahrat-fives", 4, 1)
+    deal = _fives_first_deal()
+    d = next(x for x in deal.decisions if x.reviewed)
+    (low,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0],
+                                    only={d.event}, sample_limit=1000, workers=1)
+    (got,) = low.decisions
+    assert not got.reviewed and got.unsolved == 1 and got.samples == 0
+    assert TOO_DEEP == "too deep to solve in time"
+
+
+def test_a_whole_match_on_two_processes_equals_one() -> None:
+    rules, record, key = _match("domena", 4, 3)
+    serial = list(iter_knowledge_reviews(rules, record.events, key, 6, luck=True, workers=1))
+    spread = list(iter_knowledge_reviews(rules, record.events, key, 6, luck=True, workers=2))
+    assert len(serial) > 1 and serial == spread
+    assert sum(len(d.decisions) for d in serial) > 10
+    assert all(s.events for d in serial for s in d.luck)
+
+
+# --- forkpool ----------------------------------------------------------------------------
+
+
+def _square(i: int) -> tuple[int, int]:
+    return i * i, os.getpid()
+
+
+def test_fork_map_answers_in_order_from_other_processes() -> None:
+    got = list(fork_map(_square, 40, 2))
+    assert [v for v, _ in got] == [i * i for i in range(40)]
+    assert os.getpid() not in {pid for _, pid in got}
+    assert [v for v, pid in fork_map(_square, 5, 1)] == [0, 1, 4, 9, 16]
+
+
+def _fails_at_3(i: int) -> int:
+    if i == 3:
+        raise ValueError("three")
+    return i
+
+
+def test_fork_map_raises_what_a_worker_raised() -> None:
+    with pytest.raises(WorkerFailed, match="ValueError: three"):
+        list(fork_map(_fails_at_3, 10, 2))
+
+
+def test_fork_map_stopped_early_leaves_no_worker() -> None:
+    it = fork_map(_square, 100, 2)
+    value, pid = next(it)
+    assert value == 0
+    it.close()
+    with pytest.raises(ProcessLookupError):  # ended and reaped
+        os.kill(pid, 0)
+
+
+def _in_a_daemon(conn: Connection) -> None:
+    conn.send([v for v, _ in fork_map(_square, 6, 2)])
+
+
+def test_fork_map_works_in_a_daemonic_process() -> None:
+    """The web's analysis worker is a daemonic process: multiprocessing will not start
+    children there, forkpool does."""
+    ctx = multiprocessing.get_context("fork")
+    ours, theirs = ctx.Pipe()
+    proc = ctx.Process(target=_in_a_daemon, args=(theirs,), daemon=True)
+    proc.start()
+    try:
+        assert ours.poll(60)
+        assert ours.recv() == [0, 1, 4, 9, 16, 25]
+    finally:
+        proc.join(10)
+    assert proc.exitcode == 0
