@@ -573,13 +573,19 @@ class Worker:
         already ended, or failed, stays as it is) and log the jobs ended."""
         started, self._started = self._started, []
         ended, self._ended = self._ended, []
-        if started:
-            await self._conn.execute(
-                "UPDATE job_progress SET state = 'running', worker = %s, updated = now() "
-                "WHERE key = ANY(%s) AND state = 'queued'",
-                (self.name, [k.name for k in started]))
-        if ended:
-            await self._queries.log_jobs(ended)
+        try:
+            if started:
+                await self._conn.execute(
+                    "UPDATE job_progress SET state = 'running', worker = %s, "
+                    "updated = now() WHERE key = ANY(%s) AND state = 'queued'",
+                    (self.name, [k.name for k in started]))
+            if ended:
+                await self._queries.log_jobs(ended)
+        except lost_errors():
+            # Kept for the next connection: a job ended here but never logged would stay
+            # claimed in the queue until another worker's lease took it.
+            self._started[:0], self._ended[:0] = started, ended
+            raise
 
     async def _do(self, job: Job, report: Report, slot: ThreadPoolExecutor) -> None:
         from pgqueuer.models import TracebackRecord
