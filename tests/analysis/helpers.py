@@ -9,13 +9,15 @@ agree only if the solver's search and terminal values are right.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from typing import Any
 
 from ledger.engine.fold import advance
 from ledger.engine.moves import Move, legal_moves
 from ledger.engine.state import CLOSED, State
 from ledger.events import Dealt, Event, Played
-from ledger.formats.reader import parse_match
+from ledger.formats.canonical import match_hash
+from ledger.formats.reader import MatchRecord, parse_match
 from ledger.rules import make_rules
 from ledger.rules.base import Rules
 from ledger.sim.generator import generate_match
@@ -210,3 +212,12 @@ def assert_left_out_not_guessed(small: Any, full: Any) -> None:
     full_decisions = {d.event: d for d in full.decisions}
     for d in small.decisions:
         assert d == full_decisions[d.event]
+
+
+@cache
+def generated_match(preset: str, seats: int, seed: int) -> tuple[Rules, MatchRecord, str]:
+    """A seeded generated match of a table with no options: its rules, record and hash."""
+    record = parse_match(generate_match(preset, seats, {}, seed=seed))
+    assert record.header is not None
+    key = match_hash(record.header, [e for e in record.events if e is not None])
+    return make_rules(preset, seats, {}), record, key

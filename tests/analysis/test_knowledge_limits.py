@@ -21,25 +21,14 @@ from ledger.analysis.knowledge_review import (
     table_limit,
 )
 from ledger.analysis.solver import MAX_NODES
-from ledger.formats.canonical import match_hash
-from ledger.formats.reader import MatchRecord, parse_match
 from ledger.rules import make_rules
-from ledger.rules.base import Rules
-from ledger.sim.generator import generate_match
-
-
-@cache
-def _match(preset: str, seats: int, seed: int) -> tuple[Rules, MatchRecord, str]:
-    record = parse_match(generate_match(preset, seats, {}, seed=seed))
-    assert record.header is not None
-    key = match_hash(record.header, [e for e in record.events if e is not None])
-    return make_rules(preset, seats, {}), record, key
+from tests.analysis.helpers import generated_match
 
 
 @cache
 def _fives_first_deal() -> KnowledgeDeal:
     """Deal 0 of a seeded 4-seat Sahrat Fives match, with the table's defaults."""
-    rules, record, key = _match("sahrat-fives", 4, 1)
+    rules, record, key = generated_match("sahrat-fives", 4, 1)
     (deal,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0])
     return deal
 
@@ -75,7 +64,7 @@ def test_a_fives_deal_marks_its_early_decisions_not_reviewed() -> None:
 
 def test_the_limit_changes_no_value_of_a_decision_it_lets_through() -> None:
     deal = _fives_first_deal()
-    rules, record, key = _match("sahrat-fives", 4, 1)
+    rules, record, key = generated_match("sahrat-fives", 4, 1)
     late = [d for d in deal.decisions if d.reviewed][-4:]
     (free,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0],
                                      only={d.event for d in late}, sample_limit=MAX_NODES,
@@ -85,7 +74,7 @@ def test_the_limit_changes_no_value_of_a_decision_it_lets_through() -> None:
 
 def test_a_lower_limit_leaves_a_decision_out_whole() -> None:
     """Never valued from the samples that happened to fit: one too deep, none counted."""
-    rules, record, key = _match("sahrat-fives", 4, 1)
+    rules, record, key = generated_match("sahrat-fives", 4, 1)
     deal = _fives_first_deal()
     d = next(x for x in deal.decisions if x.reviewed)
     (low,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0],
@@ -96,7 +85,7 @@ def test_a_lower_limit_leaves_a_decision_out_whole() -> None:
 
 
 def test_a_whole_match_on_two_processes_equals_one() -> None:
-    rules, record, key = _match("domena", 4, 3)
+    rules, record, key = generated_match("domena", 4, 3)
     serial = list(iter_knowledge_reviews(rules, record.events, key, 6, luck=True, workers=1))
     spread = list(iter_knowledge_reviews(rules, record.events, key, 6, luck=True, workers=2))
     assert len(serial) > 1 and serial == spread

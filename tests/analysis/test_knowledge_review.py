@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 import pytest
@@ -27,14 +26,13 @@ from ledger.analysis.positions import solve, with_hands
 from ledger.analysis.sampling import Deal, every_deal, rng_for, sample
 from ledger.analysis.solver import worth
 from ledger.engine.moves import legal_moves
-from ledger.formats.canonical import match_hash
 from ledger.formats.reader import MatchRecord, parse_match
 from ledger.rules import all_tables, make_rules
 from ledger.rules.base import Rules
 from ledger.seatview import Viewer, sight
 from ledger.sim.generator import generate_match
 from ledger.tiles import ALL_TILES, SUIT_MASK
-from tests.analysis.helpers import after, exhaustive
+from tests.analysis.helpers import after, exhaustive, generated_match
 
 # Four seats, no stock (the unseen tiles are all in the other three hands, so every
 # consistent deal can be listed): one table per family.
@@ -45,18 +43,10 @@ FAMILIES = {
 }
 
 
-@cache
-def _match(preset: str, seats: int, seed: int) -> tuple[Rules, MatchRecord, str]:
-    record = parse_match(generate_match(preset, seats, {}, seed=seed))
-    assert record.header is not None
-    key = match_hash(record.header, [e for e in record.events if e is not None])
-    return make_rules(preset, seats, {}), record, key
-
-
 def _endgame(preset: str, seats: int, seed: int, most: int = 40, held: int = 11) -> Facts:
     """The match's first decision with between 3 and ``most`` consistent deals and at most
     ``held`` tiles in hands (the brute force stays quick)."""
-    rules, record, _ = _match(preset, seats, seed)
+    rules, record, _ = generated_match(preset, seats, seed)
     for f in decisions_of(rules, record.events):
         if sum(h.bit_count() for h in f.before.hands) <= held and \
                 3 <= f.constraints.count() <= most:
@@ -115,7 +105,7 @@ def test_values_over_every_consistent_deal_equal_the_enumeration(family: str) ->
 def test_200_samples_lie_within_3_standard_errors(family: str) -> None:
     preset, seats, seed = FAMILIES[family]
     f = _endgame(preset, seats, seed)
-    rules, record, key = _match(preset, seats, seed)
+    rules, record, key = generated_match(preset, seats, seed)
     exact = _exact_means(f)
     deal = _deal_with(rules, record, key, f, 200)
     d = deal.decision(f.event)
@@ -146,7 +136,7 @@ PINNED = {
 @pytest.mark.parametrize("family", list(PINNED))
 def test_knowledge_loss_is_hindsight_loss_when_every_hand_is_known(family: str) -> None:
     preset, seats, seed = PINNED[family]
-    rules, record, key = _match(preset, seats, seed)
+    rules, record, key = generated_match(preset, seats, seed)
     # One deal of the hands, and the stock's order known too (at most one tile left).
     pinned = [f for f in decisions_of(rules, record.events)
               if f.constraints.count() == 1 and (not rules.draws or f.constraints.rest <= 1)
@@ -200,7 +190,7 @@ def test_the_real_hands_are_always_a_consistent_deal(table: tuple[str, int, dict
 
 
 def test_a_proven_void_is_never_sampled() -> None:
-    rules, record, key = _match("domena", 4, 5)
+    rules, record, key = generated_match("domena", 4, 5)
     with_voids = [f for f in decisions_of(rules, record.events)
                   if any(f.constraints.lacks) and f.constraints.count() > 1]
     assert with_voids
@@ -214,7 +204,7 @@ def test_a_proven_void_is_never_sampled() -> None:
 
 
 def test_the_same_review_twice_gives_the_same_numbers() -> None:
-    rules, record, key = _match("selminha", 2, 4)
+    rules, record, key = generated_match("selminha", 2, 4)
     first = list(iter_knowledge_reviews(rules, record.events, key, 10, [0], luck=True,
                                         workers=1))
     again = list(iter_knowledge_reviews(rules, record.events, key, 10, [0], luck=True))

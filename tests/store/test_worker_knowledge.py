@@ -18,14 +18,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from ledger.analysis.cli_knowledge import REPORT_VERSION, report_object, samples_for
-from ledger.analysis.knowledge_review import iter_knowledge_reviews
-from ledger.formats.canonical import match_hash
-from ledger.formats.reader import read_matches
-from ledger.rules import make_rules
+from ledger.analysis.cli_knowledge import REPORT_VERSION
 from ledger.store import analyses, db, jobqueue, knowledge_reviews
 from tests.store.conftest import ROOT, SAMPLES, Schemas
 from tests.store.helpers import import_path
+from tests.web.webtest_support import expected_report
 from web.access import Access, Mode
 from web.analysis_queue import KNOWLEDGE, QueueJobs, knowledge_key
 from web.app import create_app
@@ -39,17 +36,6 @@ def _worker(url: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "web.cli", "worker", "--db", url, "--lease", "5"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def _expected(name: str) -> dict[str, Any]:
-    (record,) = read_matches(SAMPLES / name)
-    assert record.header is not None
-    h = record.header
-    rules = make_rules(h.preset, len(h.seats), dict(h.options))
-    seed = match_hash(h, [e for e in record.events if e is not None])
-    k = samples_for(rules, None)
-    deals = list(iter_knowledge_reviews(rules, record.events, seed, k, luck=True, workers=1))
-    return report_object(rules, h.seats, deals, k, seed)
 
 
 def _app(url: str) -> TestClient:
@@ -101,7 +87,7 @@ def test_a_worker_reviews_the_match_the_web_asked_for(schemas: Schemas) -> None:
                 assert time.monotonic() < deadline, "no worker reviewed the match"
                 time.sleep(0.1)
             assert res.status_code == 200, res.text
-            assert res.json() == _expected(QUICK)
+            assert res.json() == expected_report(QUICK)
             for p in seen:
                 assert p["status"] in ("queued", "running") and 0 <= p["done"] <= p["total"]
             assert len({p["total"] for p in seen if p["total"]}) <= 1  # deals of the match

@@ -19,30 +19,14 @@ from typing import Any
 
 import httpx
 import pytest
-from webtest_support import SAMPLES, ledger_with, serving
+from webtest_support import expected_report, ledger_with, serving
 
-from ledger.analysis.cli_knowledge import REPORT_VERSION, report_object, samples_for
-from ledger.analysis.knowledge_review import iter_knowledge_reviews
-from ledger.formats.canonical import match_hash
-from ledger.formats.reader import read_matches
-from ledger.rules import make_rules
+from ledger.analysis.cli_knowledge import REPORT_VERSION
 from ledger.store import analyses, db, knowledge_reviews
 from web.access import Access, Mode
 from web.app import create_app
 
 QUICK = "domena-2.json"  # two sides: its knowledge review takes seconds
-
-
-def _expected_report(name: str) -> dict[str, Any]:
-    """``analyse FILE --report``'s object for the sample, worked out here."""
-    (record,) = read_matches(SAMPLES / name)
-    assert record.header is not None
-    h = record.header
-    rules = make_rules(h.preset, len(h.seats), dict(h.options))
-    seed = match_hash(h, [e for e in record.events if e is not None])
-    k = samples_for(rules, None)
-    deals = list(iter_knowledge_reviews(rules, record.events, seed, k, luck=True, workers=1))
-    return report_object(rules, h.seats, deals, k, seed)
 
 
 def _reviewed(client: httpx.Client, match_id: int) -> tuple[httpx.Response, list[Any]]:
@@ -92,7 +76,7 @@ def test_progress_counts_deals_then_the_report_is_the_commands(
         site: tuple[str, str, int], reviewed: dict[str, Any]) -> None:
     last = reviewed["last"]
     assert last.status_code == 200, last.text
-    assert last.json() == _expected_report(QUICK)
+    assert last.json() == expected_report(QUICK)
     for p in reviewed["pending"]:
         assert p["status"] in ("queued", "running")
         assert 0 <= p["done"] <= p["total"]

@@ -132,3 +132,21 @@ def analysed(client: Any, match_id: int, deal: int, **params: Any
         if time.monotonic() > guard:
             raise RuntimeError(f"deal {deal} of match {match_id} is still being analysed")
         time.sleep(0.1)
+
+
+def expected_report(name: str) -> dict[str, Any]:
+    """``analyse FILE --report``'s object for a sample, worked out here in one process."""
+    from ledger.analysis.cli_knowledge import report_object, samples_for
+    from ledger.analysis.knowledge_review import iter_knowledge_reviews
+    from ledger.formats.canonical import match_hash
+    from ledger.formats.reader import read_matches
+    from ledger.rules import make_rules
+
+    (record,) = read_matches(SAMPLES / name)
+    assert record.header is not None
+    h = record.header
+    rules = make_rules(h.preset, len(h.seats), dict(h.options))
+    seed = match_hash(h, [e for e in record.events if e is not None])
+    k = samples_for(rules, None)
+    deals = list(iter_knowledge_reviews(rules, record.events, seed, k, luck=True, workers=1))
+    return report_object(rules, h.seats, deals, k, seed)
