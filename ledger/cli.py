@@ -129,7 +129,8 @@ def _audited(record: MatchRecord, args: argparse.Namespace, lang: Language) -> _
     return _Audited(text, report.ok, stop)
 
 
-def _audits(path: str, args: argparse.Namespace, lang: Language) -> Iterator[_Audited]:
+def _audits(path: str, args: argparse.Namespace, lang: Language,
+            jobs: int | None = None) -> Iterator[_Audited]:
     """Every match of a file audited, in order: here, or in ``--jobs`` forked workers."""
     from ledger.formats.reader import read_matches
     from ledger.jobs import default_jobs, in_order
@@ -138,8 +139,49 @@ def _audits(path: str, args: argparse.Namespace, lang: Language) -> Iterator[_Au
         for record in read_matches(path, part=(k, jobs)):
             yield _audited(record, args, lang)
 
-    jobs = default_jobs(path) if args.jobs is None else args.jobs
+    if jobs is None:
+        jobs = default_jobs(path) if args.jobs is None else args.jobs
     return work(0, 1) if jobs <= 1 else in_order(work, jobs)
+
+
+def _file_audits(path: str, args: argparse.Namespace, lang: Language
+                 ) -> tuple[list[_Audited], Exception | None]:
+    """One whole file's audits, and the error that stopped its reading (sent back whole)."""
+    from ledger.formats.reader import ReadError
+
+    done: list[_Audited] = []
+    try:
+        done.extend(_audits(path, args, lang, jobs=1))
+    except ReadError as exc:
+        return done, exc
+    return done, None
+
+
+def _replayed(done: list[_Audited], error: Exception | None) -> Iterator[_Audited]:
+    yield from done
+    if error is not None:
+        raise error
+
+
+def _each_file(args: argparse.Namespace, lang: Language
+               ) -> Iterator[tuple[str, Iterator[_Audited]]]:
+    """Each file with its audits, in order. Many small files go to every core a file
+    each (``many_files_jobs``), a large one is split by match (``_audits``)."""
+    from ledger.jobs import in_order, many_files_jobs
+
+    files: list[str] = args.files
+    jobs = many_files_jobs(files, args.jobs)
+    if jobs <= 1:
+        for path in files:
+            yield path, _audits(path, args, lang)
+        return
+
+    def work(k: int, n: int) -> Iterator[tuple[list[_Audited], Exception | None]]:
+        for path in files[k::n]:
+            yield _file_audits(path, args, lang)
+
+    for path, (done, error) in zip(files, in_order(work, jobs), strict=True):
+        yield path, _replayed(done, error)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -148,9 +190,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     code = EXIT_OK
     out = sys.stdout
     lang = chosen_language(args)
-    for path in args.files:
+    for _path, audits in _each_file(args, lang):
         try:
-            for audited in _audits(path, args, lang):
+            for audited in audits:
                 out.write(audited.text)
                 if not audited.ok:
                     code = max(code, EXIT_FINDINGS)
@@ -182,9 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--json", action="store_true", help="one JSON report per match")
     audit.add_argument("--strict", action="store_true", help="stop at the first error")
     audit.add_argument("--jobs", type=_jobs_option, metavar="N", default=None,
-                       help="worker processes auditing a file's matches side by side, the "
-                       "reports in input order (default: every core for a file over 1 MiB; "
-                       "0 or 1: none)")
+                       help="worker processes auditing side by side, the reports in input "
+                       "order: a large file's matches, or many small files a file each "
+                       "(default: every core for a file over 1 MiB, or for small files "
+                       "adding up to 4 MiB; 0 or 1: none)")
     add_lang_option(audit)
     audit.set_defaults(func=cmd_audit)
     # Other parts of the ledger add their subcommands here: each module has

@@ -32,6 +32,33 @@ def default_jobs(path: str, small: int = 1 << 20) -> int:
         return 1
     if size <= small or not hasattr(os, "fork"):
         return 1
+    return _cores()
+
+
+def many_files_jobs(paths: list[str], asked: int | None, small: int = 1 << 20,
+                    enough: int = 4 << 20) -> int:
+    """Workers for a command over many files, each worker taking whole files: ``asked``
+    (or every core once the files add up to ``enough`` bytes) when there are several
+    files and none larger than ``small`` (a large file is split by match instead); else 1.
+    """
+    if len(paths) < 2 or not hasattr(os, "fork") or asked is not None and asked <= 1:
+        return 1
+    sizes = []
+    for path in paths:
+        try:
+            sizes.append(os.stat(path).st_size)
+        except OSError:
+            sizes.append(0)  # its reader says what is wrong, in its place
+    if max(sizes) > small:
+        return 1
+    if asked is not None:
+        return min(asked, len(paths))
+    if sum(sizes) < enough:
+        return 1
+    return min(_cores(), len(paths))
+
+
+def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux

@@ -39,9 +39,10 @@ def register(sub: Any) -> None:
                    help="one JSON object per match: its ledger id, whether it is new, ok")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes that read and audit while this one writes "
-                   "(default: one per core for files over 4 MiB on a machine with several "
-                   "cores, else 0)")
+                   help="worker processes that read and audit while this one writes: a "
+                   "large file's matches, or many small files a file each (default: one "
+                   "per core for a file over 4 MiB, or for small files adding up to 4 MiB, "
+                   "on a machine with several cores; else 0)")
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("verify", help="re-hash and re-fold stored matches")
@@ -149,8 +150,6 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
 
     from ledger.formats.reader import ReadError
     from ledger.store import db
-    from ledger.store.importer import import_file
-
     # The import makes many short-lived objects and keeps none: keep the
     # collector from re-scanning the long-lived ones over and over.
     gc.freeze()
@@ -162,11 +161,11 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, disable=not show) as progress, \
             db.write_session(engine) as session:
-        for path in args.files:
+        for path, items in _sources(session, args):
             task = progress.add_task(Path(path).name, total=_count_matches(path) if show
                                      else None)
             try:
-                for item in import_file(session, path, jobs=_jobs(args.jobs, path)):
+                for item in items:
                     progress.advance(task)
                     if item.id is None:
                         unstored += 1
@@ -188,6 +187,22 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
         print(f"{new} new match(es) stored, {old} already in the ledger, {faulty} flagged "
               f"faulty, {unstored} not storable", file=out)
     return code
+
+
+def _sources(session: Any, args: argparse.Namespace
+             ) -> Iterator[tuple[str, Iterator[Imported]]]:
+    """Each file with what becomes of its matches: many small files a file per worker on
+    every core, else each file here or split by match over ``--jobs`` workers."""
+    from ledger.jobs import many_files_jobs
+    from ledger.store.importer import import_file, import_files
+
+    big = 4 * 1024 * 1024
+    jobs = many_files_jobs(args.files, args.jobs, small=big, enough=big)
+    if jobs > 1:
+        yield from import_files(session, args.files, jobs)
+        return
+    for path in args.files:
+        yield path, import_file(session, path, jobs=_jobs(args.jobs, path))
 
 
 def _jobs(asked: int | None, path: str) -> int:

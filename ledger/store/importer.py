@@ -392,7 +392,68 @@ def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported
     return store_all(session, _prepared_in_workers(path, jobs))
 
 
+def import_files(session: Session, paths: list[str], jobs: int
+                 ) -> Iterator[tuple[str, Iterator[Imported]]]:
+    """Each of many files with what became of its matches, in order, ``jobs`` worker
+    processes reading, auditing and hashing a whole file each while this one writes.
+    Each file's matches must be taken in full before the next file's (a file that cannot
+    be read raises ReadError in its place, as ``import_file`` does)."""
+    with ExitStack() as stack:
+        procs = [_started(stack, ["--files", str(jobs), str(k)], "\n".join(paths))
+                 for k in range(jobs)]
+        for i, path in enumerate(paths):
+            yield path, store_all(session, _file_items(procs[i % jobs], path))
+
+
+def _file_items(proc: tuple[subprocess.Popen[bytes], Any], path: str) -> Iterator[Item]:
+    while True:
+        kind, value = _load(proc, path)
+        if kind == "file-end":
+            return
+        if kind == "read-error":
+            template, params = value
+            raise ReadError(template, **params)
+        yield cast(Item, value)
+
+
 # --- worker processes ----------------------------------------------------------------
+
+
+def _started(stack: ExitStack, argv: list[str], stdin: str = ""
+             ) -> tuple[subprocess.Popen[bytes], Any]:
+    """A worker process (``python -m ledger.store.worker ARGV``) and its error file."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])  # ledger's own checkout comes first
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    err = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 (the caller's stack closes it)
+    proc = subprocess.Popen([sys.executable, "-m", "ledger.store.worker", *argv],
+                            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=err, env=env)
+    stack.callback(_reap, proc)
+    if stdin:
+        assert proc.stdin is not None
+        proc.stdin.write(stdin.encode())  # read whole before the worker writes a thing
+        proc.stdin.close()
+    assert proc.stdout is not None
+    _widen(proc.stdout.fileno())
+    return proc, err
+
+
+def _load(worker: tuple[subprocess.Popen[bytes], Any], path: str) -> tuple[str, Any]:
+    """The next (kind, value) a worker sent; a worker that died is named with its last
+    words."""
+    proc, err = worker
+    assert proc.stdout is not None
+    try:
+        kind, value = pickle.load(proc.stdout)
+    except (EOFError, pickle.UnpicklingError):
+        proc.wait()
+        err.seek(0)
+        last = err.read().decode(errors="replace").strip().splitlines()[-1:]
+        raise RuntimeError(f"an import worker ended unexpectedly on {path} (exit code "
+                           f"{proc.returncode}): {' '.join(last) or 'no message'}"
+                           ) from None
+    return str(kind), value
 
 
 def _prepared_in_workers(path: str, jobs: int) -> Iterator[Item]:
@@ -403,34 +464,12 @@ def _prepared_in_workers(path: str, jobs: int) -> Iterator[Item]:
     flat), and a pipe whose reader died ends it (a killed import leaves no
     process behind).
     """
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])  # ledger's own checkout comes first
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    procs: list[tuple[subprocess.Popen[bytes], Any]] = []
     with ExitStack() as stack:
-        for k in range(jobs):
-            err = stack.enter_context(tempfile.TemporaryFile())
-            proc = subprocess.Popen([sys.executable, "-m", "ledger.store.worker", path,
-                                     str(jobs), str(k)], stdout=subprocess.PIPE, stderr=err,
-                                    env=env)
-            stack.callback(_reap, proc)
-            assert proc.stdout is not None
-            _widen(proc.stdout.fileno())
-            procs.append((proc, err))
+        procs = [_started(stack, [path, str(jobs), str(k)]) for k in range(jobs)]
         done = 0
         n = 0
         while done < jobs:
-            proc, err = procs[n % jobs]
-            assert proc.stdout is not None
-            try:
-                kind, value = pickle.load(proc.stdout)
-            except (EOFError, pickle.UnpicklingError):
-                proc.wait()
-                err.seek(0)
-                last = err.read().decode(errors="replace").strip().splitlines()[-1:]
-                raise RuntimeError(f"an import worker ended unexpectedly on {path} (exit code "
-                                   f"{proc.returncode}): {' '.join(last) or 'no message'}"
-                                   ) from None
+            kind, value = _load(procs[n % jobs], path)
             if kind == "end":
                 done += 1  # matches go round the workers: the first to end ends them all
             elif kind == "read-error":
