@@ -7,12 +7,13 @@ Every page is worded in its request's language (web.lang: gettext per request).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ledger.glossary import table_name
 from web.assets import STATIC_DIR as STATIC_DIR  # the static folder, as web.assets serves it
@@ -63,6 +64,7 @@ def _env() -> Environment:
     env.filters["num"] = _num
     env.filters["source"] = source_label
     env.filters["bdi"] = bdi
+    env.filters["tiles"] = tiles
     return env
 
 
@@ -76,6 +78,16 @@ def bdi(value: Any) -> Markup:
     """A name or a list to put inside a sentence, isolated (``<bdi>``), so that an Arabic
     name in an English sentence (or the reverse) does not reorder the words around it."""
     return Markup("<bdi>{}</bdi>").format(value)
+
+
+_TILE = re.compile(r"\d-\d")
+
+
+def tiles(value: Any) -> Markup:
+    """A worded move with each tile kept whole and left to right (``<bdi dir="ltr">``,
+    which the style sheet keeps on one line): a line may not break a tile at its hyphen,
+    which in a right-to-left sentence read "3-1" as "-3 1"."""
+    return Markup(_TILE.sub(lambda m: f'<bdi dir="ltr">{m.group(0)}</bdi>', str(escape(value))))
 
 
 def source_label(source: Any) -> str:

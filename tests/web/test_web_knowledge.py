@@ -142,6 +142,13 @@ def test_the_page_in_arabic_has_the_review(site: tuple[str, str, int],
     assert 'id="review-players"' in html
     assert "Review by what the player knew" not in html
     assert "Points lost by what the player knew" not in html
+    # Every tile of a named mistake is kept whole, left to right: a line that broke
+    # "3-1" at its hyphen would read "-3 1" in a right-to-left sentence.
+    texts = re.findall(r'<div class="finding-text">(.*?)</div>', html, re.S)
+    assert texts
+    for text in texts:
+        bare = re.sub(r'<bdi dir="ltr">\d-\d</bdi>', "", text)
+        assert not re.search(r"\d-\d", bare), text
 
 
 def test_asking_is_a_write_the_owner_token_opens(tmp_path: Path) -> None:

@@ -60,8 +60,10 @@
   const ltr = (text) => el("bdi", { dir: "ltr" }, text);
   // A move as the server words it in the page's language (its tile isolated inside);
   // the English notation stays set apart left to right, as it always was.
+  // Each tile of a worded move kept whole (a line may not break "3-1" at its hyphen).
+  const tilesKept = (text) => text.split(/(\d-\d)/).map((part, i) => (i % 2 ? ltr(part) : part));
   const moveText = (worded, english) =>
-    (worded && worded !== english ? el("bdi", {}, worded) : ltr(english));
+    (worded && worded !== english ? el("bdi", {}, tilesKept(worded)) : ltr(english));
 
   function view() {
     const d = root() ? root().dataset : {};
