@@ -17,7 +17,7 @@ deep in a driver (a 500).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from annotated_types import Interval
@@ -34,28 +34,37 @@ DbInt = Annotated[int, Interval(ge=INT_MIN, le=INT_MAX)]
 MatchId = Annotated[int, Path(ge=1, le=INT_MAX, description="a match's id in the ledger")]
 
 
-def get_engine(request: Request) -> Engine:
+# The dependencies are coroutines: FastAPI runs a plain function (and each half of a
+# generator) in its thread pool, a hand-over to a thread and back that cost every page
+# more than reading its match did. None of them waits on anything: a session connects
+# only when the route first uses it, in the route's own thread. Closing one ends its
+# transaction (a rollback: no waiting on SQLite, a short round trip to PostgreSQL).
+
+
+async def get_engine(request: Request) -> Engine:
     engine: Engine = request.app.state.engine
     return engine
 
 
-def get_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterator[Session]:
+async def get_session(engine: Annotated[Engine, Depends(get_engine)]
+                      ) -> AsyncIterator[Session]:
     with read_session(engine) as session:
         yield session
 
 
-def get_write_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterator[Session]:
+async def get_write_session(engine: Annotated[Engine, Depends(get_engine)]
+                            ) -> AsyncIterator[Session]:
     with write_session(engine) as session:
         yield session
 
 
-def get_writer(request: Request) -> Writer:
+async def get_writer(request: Request) -> Writer:
     """The app's live writer: appends queued and batched per process (ledger/store/writer)."""
     writer: Writer = request.app.state.writer
     return writer
 
 
-def get_analysis_jobs(request: Request) -> ClientJobs:
+async def get_analysis_jobs(request: Request) -> ClientJobs:
     jobs = getattr(request.app.state, "analysis_jobs", None)
     if not isinstance(jobs, AnalysisBackend):
         raise RuntimeError("the app's analysis jobs start with its lifespan, which has not run")

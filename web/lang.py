@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from jinja2 import pass_context
-from jinja2.runtime import Context
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
@@ -103,8 +103,8 @@ def _isolated(value: Any, rtl: bool) -> Any:
     return Markup(mark) + escape(value) + Markup(PDI)
 
 
-def _format(context: Context, text: str, variables: Mapping[str, Any], rtl: bool) -> str:
-    if context.eval_ctx.autoescape:
+def _format(eval_ctx: EvalContext, text: str, variables: Mapping[str, Any], rtl: bool) -> str:
+    if eval_ctx.autoescape:
         text = Markup(text)
     if not variables:
         return text
@@ -116,26 +116,35 @@ def callables(code: str) -> dict[str, Callable[..., str]]:
     """Newstyle gettext, ngettext, pgettext and npgettext of a language, for Jinja2."""
     lang = language(code)
     tr, rtl = lang.translations, lang.rtl
+    # The evaluation context, not the whole context: Jinja2 copies every variable into a
+    # new context for a ``pass_context`` call made in a loop or a block, which cost each
+    # replay step more than its translations did.
+    said: dict[str, Markup] = {}  # sentences without variables, made once each
 
-    @pass_context
-    def gettext(context: Context, message: str, /, **variables: Any) -> str:
-        return _format(context, tr.gettext(message), variables, rtl)
+    @pass_eval_context
+    def gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) -> str:
+        if not variables and eval_ctx.autoescape:
+            made = said.get(message)
+            if made is None:
+                made = said[message] = Markup(tr.gettext(message))
+            return made
+        return _format(eval_ctx, tr.gettext(message), variables, rtl)
 
-    @pass_context
-    def ngettext(context: Context, singular: str, plural: str, n: int, /,
+    @pass_eval_context
+    def ngettext(eval_ctx: EvalContext, singular: str, plural: str, n: int, /,
                  **variables: Any) -> str:
         variables.setdefault("num", n)
-        return _format(context, tr.ngettext(singular, plural, n), variables, rtl)
+        return _format(eval_ctx, tr.ngettext(singular, plural, n), variables, rtl)
 
-    @pass_context
-    def pgettext(context: Context, ctx: str, message: str, /, **variables: Any) -> str:
-        return _format(context, tr.pgettext(ctx, message), variables, rtl)
+    @pass_eval_context
+    def pgettext(eval_ctx: EvalContext, ctx: str, message: str, /, **variables: Any) -> str:
+        return _format(eval_ctx, tr.pgettext(ctx, message), variables, rtl)
 
-    @pass_context
-    def npgettext(context: Context, ctx: str, singular: str, plural: str, n: int, /,
+    @pass_eval_context
+    def npgettext(eval_ctx: EvalContext, ctx: str, singular: str, plural: str, n: int, /,
                   **variables: Any) -> str:
         variables.setdefault("num", n)
-        return _format(context, tr.npgettext(ctx, singular, plural, n), variables, rtl)
+        return _format(eval_ctx, tr.npgettext(ctx, singular, plural, n), variables, rtl)
 
     return {"gettext": gettext, "_": gettext, "ngettext": ngettext, "pgettext": pgettext,
             "npgettext": npgettext}

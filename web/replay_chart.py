@@ -14,7 +14,7 @@ from typing import Any
 
 from ledger.i18n import Language
 from ledger.i18n.phrases import Worded
-from ledger.replay import ReplayMatch, deals
+from ledger.replay import ReplayMatch, deal_ends
 from ledger.scoresheet import ScoreSheet
 from ledger.store.read import points_lost
 from web.charts import COLOURS
@@ -26,8 +26,8 @@ def match_chart(replay: ReplayMatch, sheet: ScoreSheet, lost: dict[int, list[int
                 lang: Language, upto: int | None = None) -> dict[str, Any] | None:
     """The figure (None: no deal was played out); with ``upto``, only the deals over by
     that step (a seat's view knows nothing of later deals)."""
-    ends = {line.deal: line.last_step for line in deals(replay)
-            if line.deal and (upto is None or line.last_step <= upto)}
+    ends = {deal: last for deal, last in deal_ends(replay).items()
+            if deal and (upto is None or last <= upto)}
     rows = [d for d in sheet.deals if d.deal in ends]
     if not rows:
         return None

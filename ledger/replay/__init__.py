@@ -32,8 +32,8 @@ from ledger.replay.frames import (
     StepOutOfRange,
 )
 from ledger.replay.window import ReplayMatch, Snapshot, deal_span
-from ledger.replay.wording import DealLine, EventLabel, deals, labels
+from ledger.replay.wording import DealLine, EventLabel, deal_ends, deals, labels
 
 __all__ = ["Board", "Box", "DealLine", "EventLabel", "Frame", "HandView", "PlacedTile",
            "ReplayMatch", "SeatOutOfRange", "Snapshot", "StepOutOfRange", "deal_span",
-           "deals", "frame", "labels"]
+           "deal_ends", "deals", "frame", "labels"]

@@ -89,13 +89,25 @@ class EventLabel:
     type: str
     deal: int                      # 1-based deal number (0: before the first deal)
     seat: int | None
-    text: str
-    notes: tuple[str, ...]         # what the rules derived from it
+    phrase: Phrase                 # what happened, to be worded in any language
+    note_phrases: tuple[Phrase, ...]  # what the rules derived from it
     severity: str | None           # the worst finding at this event
     findings: tuple[Finding, ...]
-    deal_result: str | None = None  # the deal's result, on the event that ended it
-    phrase: Phrase | None = None   # ``text`` in any language
-    note_phrases: tuple[Phrase, ...] = ()
+    result_phrase: Phrase | None = None  # the deal's result, on the event that ended it
+
+    # The English words are made only when asked: a page words the phrases in its own
+    # language, and making them for every event of a deal cost each replay step.
+    @property
+    def text(self) -> str:
+        return str(self.phrase)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(str(n) for n in self.note_phrases)
+
+    @property
+    def deal_result(self) -> str | None:
+        return None if self.result_phrase is None else str(self.result_phrase)
 
 
 def _deal_numbers(types: Sequence[str], stop: int) -> list[int]:
@@ -144,11 +156,9 @@ def labels(match: ReplayMatch, start: int = 0, stop: int | None = None,
         notes = tuple(n for n in (_derived_text(match, d) for d in derived) if n is not None)
         out.append(EventLabel(
             index=i, step=i + 1, type=ev.TYPE if ev is not None else "unreadable",
-            deal=numbers[i], seat=getattr(ev, "seat", None), text=str(phrase),
-            notes=tuple(str(n) for n in notes),
-            severity=severity, findings=found,
-            deal_result=str(_derived_text(match, scored[-1])) if scored else None,
-            phrase=phrase, note_phrases=notes))
+            deal=numbers[i], seat=getattr(ev, "seat", None), phrase=phrase,
+            note_phrases=notes, severity=severity, findings=found,
+            result_phrase=_derived_text(match, scored[-1]) if scored else None))
     return out
 
 
@@ -159,8 +169,12 @@ class DealLine:
     deal: int          # 1-based; 0 for what comes before the first deal
     first_step: int    # the step just after its (first) deal event
     last_step: int
-    result: str | None
-    result_phrase: Phrase | None = None   # ``result`` in any language
+    result_phrase: Phrase | None = None   # how it ended, to be worded in any language
+
+    @property
+    def result(self) -> str | None:
+        """How it ended, in English (made only when asked, as ``EventLabel.text``)."""
+        return None if self.result_phrase is None else str(self.result_phrase)
 
 
 def deals(match: ReplayMatch, upto: int | None = None) -> list[DealLine]:
@@ -190,8 +204,16 @@ def deals(match: ReplayMatch, upto: int | None = None) -> list[DealLine]:
     return out
 
 
+def deal_ends(match: ReplayMatch) -> dict[int, int]:
+    """Each deal's last step (``deals``' ``last_step``), without wording how it ended."""
+    ends: dict[int, int] = {}
+    for i, n in enumerate(_deal_numbers(match.types, len(match.types))):
+        ends[n] = i + 1
+    return ends
+
+
 def _deal_line(deal: int, first: int, last: int, phrase: Phrase | None) -> DealLine:
-    return DealLine(deal, first, last, None if phrase is None else str(phrase), phrase)
+    return DealLine(deal, first, last, phrase)
 
 
 def _tiles_text(hand: Sequence[Tile] | None) -> str | Phrase:

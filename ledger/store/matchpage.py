@@ -96,7 +96,9 @@ def load_match(conn: Connection, match_id: int, step: int | None = None,
         raise MatchNotFound(match_id)
     header = Header.of_row(m)
     rules = rules_of(header)
-    source = _source(conn, match_id, len(header.seats))
+    head = None if m.head_events is None else Head(
+        int(m.head_events), None if m.head_hash is None else bytes(m.head_hash))
+    source = _source(conn, match_id, len(header.seats), head)
     types = source.types
     findings = tuple(Finding.from_dict(f) for f in (m.findings or ()))
     snapshot: Snapshot | None = None
@@ -155,8 +157,11 @@ class _Source:
 
 # Built once (bound at each call): SQLAlchemy builds and keys a statement per call otherwise,
 # a good part of a replay step's time spent in its five small queries.
-_MATCH = select(MATCHES).where(MATCHES.c.id == bindparam("match"))
-_HEAD = select(HEADS.c.events, HEADS.c.head_hash).where(HEADS.c.match_id == bindparam("match"))
+# The match with its head: one query, not two.
+_MATCH = (select(MATCHES, HEADS.c.events.label("head_events"),
+                 HEADS.c.head_hash.label("head_hash"))
+          .select_from(MATCHES.outerjoin(HEADS, HEADS.c.match_id == MATCHES.c.id))
+          .where(MATCHES.c.id == bindparam("match")))
 _LINE = (select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
                 case((EVENTS.c.kind == "derived", EVENTS.c.payload), else_=None))
          .where(EVENTS.c.match_id == bindparam("match"), EVENTS.c.seq < bindparam("upto"))
@@ -179,11 +184,9 @@ _kept: OrderedDict[tuple[str, int], tuple[Head, _Source]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _source(conn: Connection, match_id: int, seats: int) -> _Source:
-    """The match's standing line, read once per head in this process."""
-    found_head = conn.execute(_HEAD, {"match": match_id}).one_or_none()
-    head = None if found_head is None else Head(
-        int(found_head[0]), None if found_head[1] is None else bytes(found_head[1]))
+def _source(conn: Connection, match_id: int, seats: int, head: Head | None) -> _Source:
+    """The match's standing line (``head``: as the ledger's head names it, read with the
+    match), read once per head in this process."""
     key = (str(conn.engine.url), match_id)
     if head is not None:
         with _lock:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from ledger.rules.base import Rules
@@ -88,19 +88,23 @@ def fingerprint(conn: Connection) -> tuple[int, ...]:
     return tuple(out)
 
 
+# Built once (bound at each call): SQLAlchemy builds and keys a statement per call
+# otherwise, and every replay step asks this.
+_CURRENT_REVIEWS = (select(ANALYSES.c.match_id, ANALYSES.c.deal, ANALYSES.c.body)
+                    .select_from(ANALYSES.join(SUMMARIES, and_(
+                        SUMMARIES.c.match_id == ANALYSES.c.match_id,
+                        SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
+                        SUMMARIES.c.head_hash == ANALYSES.c.head_hash)))
+                    .where(ANALYSES.c.match_id.in_(bindparam("ids", expanding=True))))
+
+
 def current_reviews(conn: Connection, match_ids: list[int]
                     ) -> dict[int, dict[int, list[tuple[int, int]]]]:
     """Per match and deal (0-based), the (seat, points lost) of each decision of the kept
     analyses that hold for the match's events as stored now (a deal nothing of which was
     solved is left out)."""
-    q = (select(ANALYSES.c.match_id, ANALYSES.c.deal, ANALYSES.c.body)
-         .select_from(ANALYSES.join(SUMMARIES, and_(
-             SUMMARIES.c.match_id == ANALYSES.c.match_id,
-             SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
-             SUMMARIES.c.head_hash == ANALYSES.c.head_hash)))
-         .where(ANALYSES.c.match_id.in_(match_ids)))
     out: dict[int, dict[int, list[tuple[int, int]]]] = {}
-    for r in conn.execute(q):
+    for r in conn.execute(_CURRENT_REVIEWS, {"ids": match_ids}):
         body = orjson.loads(r.body)
         if not isinstance(body, dict):
             continue

@@ -16,6 +16,7 @@ from ledger.replay import (
     SeatOutOfRange,
     Snapshot,
     StepOutOfRange,
+    deal_ends,
     deals,
     frame,
     labels,
@@ -276,3 +277,13 @@ def test_deal_lines_follow_the_derived_results() -> None:
     for line, deal in zip(got, report.deals, strict=True):
         assert line.result is not None and f"+{deal['points']}" in line.result
     assert got[-1].last_step == rm.last_step
+
+
+@pytest.mark.parametrize("preset,seats,seed", [("domena", 2, 4), ("sahrat-fives", 4, 2),
+                                               ("selminha", 3, 5)])
+def test_deal_ends_are_the_deal_lines_last_steps(preset: str, seats: int, seed: int) -> None:
+    # The whole-match chart reads where each deal ends from deal_ends, which words nothing.
+    rm = replay_of(generate_match(preset, seats, {}, seed=seed))
+    lines = deals(rm)
+    assert len(lines) > 1
+    assert deal_ends(rm) == {line.deal: line.last_step for line in lines}

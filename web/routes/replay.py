@@ -23,6 +23,7 @@ from ledger.replay import (
     frame,
     labels,
 )
+from ledger.scoresheet import ScoreSheet
 from ledger.seatview import TABLE, Viewer
 from ledger.store.handles import Session
 from web.access import allowed_view
@@ -173,11 +174,11 @@ def page_context(match: StoredMatch, fr: Frame, lang: Language,
         "sides": sheet.sides,
         "current": _label(match.replay, fr),
         "deals": _deal_groups(match.replay, fr, lang),
-        "match_chart": _match_chart(match, fr, lang, lost, charts),
+        "match_chart": _match_chart(match, sheet, fr, lang, lost, charts),
     }
 
 
-def _match_chart(match: StoredMatch, fr: Frame, lang: Language,
+def _match_chart(match: StoredMatch, sheet: ScoreSheet, fr: Frame, lang: Language,
                  lost: dict[int, list[int]] | None,
                  charts: dict[tuple[int, bool], Any] | None) -> Any:
     assert match.replay is not None
@@ -187,7 +188,7 @@ def _match_chart(match: StoredMatch, fr: Frame, lang: Language,
     key = ((-1, True) if upto is None else
            (sum(s - 1 <= upto for s in fr.deal_steps), upto >= fr.last_step))
     if charts is None or key not in charts:
-        made = match_chart(match.replay, match.sheet(), lost or {}, lang, upto=upto)
+        made = match_chart(match.replay, sheet, lost or {}, lang, upto=upto)
         if charts is None:
             return made
         charts[key] = made
