@@ -3,6 +3,7 @@ they end with their supervisor even when it is killed with ``kill -9``."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -85,3 +86,20 @@ def test_workers_must_be_one_or_more(capsys: pytest.CaptureFixture[str]) -> None
         build_full_parser().parse_args(["serve", "--workers", "0"])
     assert "--workers must be 1 or more" in capsys.readouterr().err
     assert build_full_parser().parse_args(["serve"]).workers is None  # the cores
+
+
+def test_a_server_process_freezes_what_start_up_made(tmp_path: Path) -> None:
+    # In a process of its own: freezing the collector is for a server, not for pytest.
+    code = ("import gc, json; from web.cli import served_app, COLLECTOR_THRESHOLDS; "
+            "before = (gc.get_freeze_count(), gc.get_threshold()); served_app(); "
+            "print(json.dumps([before, [gc.get_freeze_count(), gc.get_threshold()], "
+            "COLLECTOR_THRESHOLDS]))")
+    env = {**os.environ, "DOMINO_LEDGER_DB": f"sqlite:///{tmp_path / 'l.db'}"}
+    env.pop("DOMINO_LEDGER_SUPERVISOR", None)
+    env.pop("DOMINO_LEDGER_SERVE_ACCESS", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    before, after, wanted = json.loads(out.stdout.strip().splitlines()[-1])
+    assert before[0] == 0 and after[0] > 10_000  # the app and its modules, frozen
+    assert before[1] != wanted and after[1] == wanted
