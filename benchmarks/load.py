@@ -3,7 +3,7 @@
     python benchmarks/load.py [--matches 3000] [--clients 50] [--seconds 15]
                               [--workers 1 2] [--kinds list match replay api append]
                               [--db artifacts/bench-load.db] [--anchor DIR]
-                              [--anchor-workers N]
+                              [--anchor-workers N] [--anchor-db PATH]
 
 Fills a SQLite ledger with generated matches (ledger/sim, through the store's importer;
 kept and reused, as benchmarks/web.py does), then for each worker count starts the real
@@ -18,6 +18,8 @@ ratios to it: with ``--anchor DIR``, the code of another tree (e.g. ``git archiv
 commit before a change, its ``serve`` run as it was: one process), else the first worker
 count. With ``--anchor-workers N`` both are served by N processes at once and take turns
 kind by kind, so that the anchor and this tree meet the same load on a shared machine.
+An anchor older than this ledger's schema serves its own ledger (``--anchor-db``: the same
+generated matches, imported by the anchor's own ``benchmarks/web.py`` fill).
 Bounded (a fixed time per kind, one request in flight per client) and loopback only. The
 clients run in this process, on the same cores as the server: their own CPU time is
 printed too.
@@ -271,6 +273,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the anchor served by N processes too, started beside this "
                              "tree's with the same N, the two taking turns kind by kind "
                              "(so both meet the same load on a shared machine)")
+    parser.add_argument("--anchor-db", type=Path, default=None, metavar="PATH",
+                        help="the anchor's own ledger, for an anchor older than this "
+                             "ledger's schema: the same generated matches imported by the "
+                             "anchor's code (its benchmarks/web.py fill)")
     args = parser.parse_args(argv)
     if args.anchor_workers is not None:
         if args.anchor is None:
@@ -283,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.anchor is not None:
         runs.insert(0, ("anchor   ", None, args.anchor.resolve()))
     for label, workers, tree in runs:
-        proc, base = _start_server(args.db, workers, tree)
+        proc, base = _start_server(args.anchor_db or args.db if tree else args.db,
+                                   workers, tree)
         try:
             for kind in args.kinds:
                 cpu = resource.getrusage(resource.RUSAGE_SELF)
@@ -321,7 +328,8 @@ def _side_by_side(args: argparse.Namespace) -> int:
     same ledger; per kind the anchor's turn, then this tree's, then the load average."""
     ledger, live = _prepare(args)
     n = args.anchor_workers
-    servers = [("anchor   ", *_start_server(args.db, n, args.anchor.resolve()))]
+    servers = [("anchor   ", *_start_server(args.anchor_db or args.db, n,
+                                              args.anchor.resolve()))]
     try:
         servers.append((f"workers={n}", *_start_server(args.db, n)))
         for kind in args.kinds:
