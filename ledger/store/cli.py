@@ -192,13 +192,14 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
 def _sources(session: Any, args: argparse.Namespace
              ) -> Iterator[tuple[str, Iterator[Imported]]]:
     """Each file with what becomes of its matches: many small files a file per worker on
-    every core, else each file here or split by match over ``--jobs`` workers."""
+    every core (or all here, in batches that go on across files), else each file split
+    by match over ``--jobs`` workers."""
     from ledger.jobs import many_files_jobs
     from ledger.store.importer import import_file, import_files
 
     big = 4 * 1024 * 1024
     jobs = many_files_jobs(args.files, args.jobs, small=big, enough=big)
-    if jobs > 1:
+    if jobs > 1 or len(args.files) > 1 and not any(_jobs(args.jobs, p) for p in args.files):
         yield from import_files(session, args.files, jobs)
         return
     for path in args.files:
