@@ -161,6 +161,7 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, disable=not show) as progress, \
             db.write_session(engine) as session:
+        db.bulk_writes(session)
         for path, items in _sources(session, args):
             task = progress.add_task(Path(path).name, total=_count_matches(path) if show
                                      else None)

@@ -43,16 +43,18 @@ from sqlmodel import Session
 
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
 from ledger.store import heads
-from ledger.store.db import json_text, write_connection
+from ledger.store.db import write_connection
 from ledger.store.mapper import Row
 from ledger.store.models import MATCHES
 from ledger.store.prepare import (
+    SQLITE_TIME,
     Item,
     Prepared,
     Unstorable,
     item_of,
     prepare,
     safe_audit,
+    sqlite_values,
 )
 from ledger.store.readmodels import TOTALS, insert_model
 
@@ -65,8 +67,6 @@ _EVENT_COLUMNS = ("match_id", "seq", "recorded_index", "kind", "type", "payload"
 _SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
                   f"VALUES ({', '.join('?' * len(_EVENT_COLUMNS))})")
 _PG_COPY = f"COPY events ({', '.join(_EVENT_COLUMNS)}) FROM STDIN"
-# The text format SQLAlchemy's SQLite DateTime writes and reads back.
-_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,18 +192,13 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
     """Insert the match, its rows and read model; None (nothing written) if it is stored."""
     dbapi = conn.connection.dbapi_connection
     assert dbapi is not None
-    header = prep.header
-    values = (header.preset, len(header.seats), json_text(list(header.seats)),
-              json_text(header.options), json_text(header.source), header.started_at, "import",
-              prep.content_hash, "complete" if prep.complete else "incomplete", int(prep.ok),
-              prep.errors, len(prep.findings) - prep.errors, json_text(prep.findings), prep.where,
-              prep.recorded_at.strftime(_SQLITE_TIME))
+    lite = prep.sqlite or sqlite_values(prep)  # a worker's item has them made already
     cur = dbapi.cursor()
     statement = "SAVEPOINT import_match"
     try:
         cur.execute(statement)
         statement = _SQLITE_MATCH
-        got = cur.execute(statement, values).fetchall()
+        got = cur.execute(statement, lite.match).fetchall()
         if not got:
             cur.execute("RELEASE import_match")
             return None
@@ -212,27 +207,15 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
             # No string of the document holds a NUL character (SQLite's JSON text would end
             # there): payloads are JSON, which escapes it, and types are ``text_safe``.
             statement = _SQLITE_EVENTS
-            cur.execute(statement, (match_id, prep.recorded_at.strftime(_SQLITE_TIME),
-                                    prep.hashes, prep.rows_json))
-            model = prep.model
-            s = model.summary
+            cur.execute(statement, (match_id, lite.recorded_at, prep.hashes, prep.rows_json))
             statement = _SQLITE_SUMMARY
-            cur.execute(statement, (match_id, s["events"], s["last_seq"], s["head_hash"],
-                                    s["deals"], json_text(s["scores"]), s["winner"],
-                                    int(s["complete"]), s["end_reason"]))
-            if model.deals:
+            cur.execute(statement, (match_id, *lite.summary))
+            if lite.deals:
                 statement = _SQLITE_DEALS
-                cur.executemany(statement, [
-                    (match_id, d["deal"], d["seq"], d["result"], d["winner"], d["points"],
-                     json_text(d["scores"]), json_text(d["fives"]), d["leader"],
-                     json_text(d["pips"]))
-                    for d in model.deals])
-            # readmodels.add_totals: names in order, only contributions that add something.
-            totals = [(name, *(c[t] for t in TOTALS)) for name, c in sorted(model.totals.items())
-                      if any(c[t] for t in TOTALS)]
-            if totals:
+                cur.executemany(statement, [(match_id, *d) for d in lite.deals])
+            if lite.totals:
                 statement = _SQLITE_TOTALS
-                cur.executemany(statement, totals)
+                cur.executemany(statement, lite.totals)
         statement = _SQLITE_HEAD
         cur.execute(statement, (match_id, prep.size, prep.last_hash))
         statement = "RELEASE import_match"
@@ -312,7 +295,7 @@ def _sqlite_rows(match_id: int, rows: Iterable[Row]) -> Iterator[tuple[object, .
     for seq, index, kind, type_, payload, recorded_at, prev, digest in rows:
         if recorded_at is not when:  # one time per transaction: format it once
             when = recorded_at
-            text = when.strftime(_SQLITE_TIME)
+            text = when.strftime(SQLITE_TIME)
         yield (match_id, seq, index, kind, type_, payload, text, prev, digest)
 
 

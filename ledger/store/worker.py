@@ -26,7 +26,7 @@ def main(argv: list[str]) -> int:
     try:
         try:
             for record in read_matches(path, part=(k, jobs)):  # the others' lines undecoded
-                out.dump(("item", item_of(record)))
+                out.dump(("item", item_of(record, for_sqlite=True)))
                 out.clear_memo()
         except ReadError as exc:
             out.dump(("read-error", str(exc)))
@@ -47,7 +47,7 @@ def whole_files(jobs: int, k: int, paths: list[str]) -> int:
         for path in paths[k::jobs]:
             try:
                 for record in read_matches(path):
-                    out.dump(("item", item_of(record)))
+                    out.dump(("item", item_of(record, for_sqlite=True)))
                     out.clear_memo()
                 out.dump(("file-end", None))
             except ReadError as exc:
