@@ -20,18 +20,12 @@ SQLAlchemy) while this one only writes; the input order is kept and memory stays
 
 from __future__ import annotations
 
-import os
-import pickle
 import sqlite3
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Generator, Iterable, Iterator
-from contextlib import ExitStack, suppress
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import select
@@ -42,8 +36,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
-from ledger.store import heads
+from ledger.store import feed, heads
 from ledger.store.db import write_connection
+from ledger.store.feed import FileEnd
 from ledger.store.mapper import Row
 from ledger.store.models import MATCHES
 from ledger.store.prepare import (
@@ -336,15 +331,6 @@ def store_all(session: Session, items: Iterable[Item]) -> Iterator[Imported]:
         yield cast(Imported, got)
 
 
-@dataclass(frozen=True, slots=True)
-class FileEnd:
-    """The end of one file's matches in a stream of many files' (``error``: why its
-    reading stopped there, raised in its place)."""
-
-    path: str
-    error: ReadError | None = None
-
-
 def _batches(session: Session, items: Iterable[Item | FileEnd]
              ) -> Generator[Imported | FileEnd, None, None]:
     """``store_all``, file ends passed on in their place (a batch goes on across files)."""
@@ -384,18 +370,23 @@ def import_records(session: Session, records: Iterable[MatchRecord]) -> Iterator
     return store_all(session, (item_of(record) for record in records))
 
 
-def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported]:
+def import_file(session: Session, path: str, jobs: int = 0,
+                workers: feed.Workers | None = None) -> Iterator[Imported]:
     """Every match of one file, in order (ReadError if the file cannot be read at all).
 
     ``jobs`` worker processes read, audit and hash while this process writes;
-    0 does everything here.
+    0 does everything here. ``workers``: those already started on the file
+    (``feed.start``), before this process loaded the database's libraries.
     """
+    if workers is not None:
+        return store_all(session, feed.items(workers))
     if jobs <= 0:
         return import_records(session, read_matches(path))
-    return store_all(session, _prepared_in_workers(path, jobs))
+    return store_all(session, feed.prepared_in_workers(path, jobs))
 
 
-def import_files(session: Session, paths: list[str], jobs: int
+def import_files(session: Session, paths: list[str], jobs: int,
+                 workers: feed.Workers | None = None
                  ) -> Iterator[tuple[str, Iterator[Imported]]]:
     """Each of many files with what became of its matches, in order: ``jobs`` worker
     processes reading, auditing and hashing a whole file each while this one writes (0 or
@@ -405,7 +396,10 @@ def import_files(session: Session, paths: list[str], jobs: int
     A batch goes on across files: one small file per transaction would pay a commit per
     match (issue 15 measured 2,000 one-match files at six times one file's time).
     """
-    items = _files_in_workers(paths, jobs) if jobs > 1 else _files_here(paths)
+    if workers is not None:
+        items = feed.file_items(workers)
+    else:
+        items = feed.files_in_workers(paths, jobs) if jobs > 1 else _files_here(paths)
     reports = _batches(session, items)
     try:
         for path in paths:
@@ -432,116 +426,3 @@ def _files_here(paths: list[str]) -> Iterator[Item | FileEnd]:
             yield FileEnd(path, exc)
             continue
         yield FileEnd(path)
-
-
-def _files_in_workers(paths: list[str], jobs: int) -> Iterator[Item | FileEnd]:
-    with ExitStack() as stack:
-        procs = [_started(stack, ["--files", str(jobs), str(k)], "\n".join(paths))
-                 for k in range(jobs)]
-        for i, path in enumerate(paths):
-            yield from _file_items(procs[i % jobs], path)
-
-
-def _file_items(proc: tuple[subprocess.Popen[bytes], Any], path: str
-                ) -> Iterator[Item | FileEnd]:
-    while True:
-        kind, value = _load(proc, path)
-        if kind == "file-end":
-            yield FileEnd(path)
-            return
-        if kind == "read-error":
-            template, params = value
-            yield FileEnd(path, ReadError(template, **params))
-            return
-        yield cast(Item, value)
-
-
-# --- worker processes ----------------------------------------------------------------
-
-
-def _started(stack: ExitStack, argv: list[str], stdin: str = ""
-             ) -> tuple[subprocess.Popen[bytes], Any]:
-    """A worker process (``python -m ledger.store.worker ARGV``) and its error file."""
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])  # ledger's own checkout comes first
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    err = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 (the caller's stack closes it)
-    proc = subprocess.Popen([sys.executable, "-m", "ledger.store.worker", *argv],
-                            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=err, env=env)
-    stack.callback(_reap, proc)
-    if stdin:
-        assert proc.stdin is not None
-        proc.stdin.write(stdin.encode())  # read whole before the worker writes a thing
-        proc.stdin.close()
-    assert proc.stdout is not None
-    _widen(proc.stdout.fileno())
-    return proc, err
-
-
-def _load(worker: tuple[subprocess.Popen[bytes], Any], path: str) -> tuple[str, Any]:
-    """The next (kind, value) a worker sent; a worker that died is named with its last
-    words."""
-    proc, err = worker
-    assert proc.stdout is not None
-    try:
-        kind, value = pickle.load(proc.stdout)
-    except (EOFError, pickle.UnpicklingError):
-        proc.wait()
-        err.seek(0)
-        last = err.read().decode(errors="replace").strip().splitlines()[-1:]
-        raise RuntimeError(f"an import worker ended unexpectedly on {path} (exit code "
-                           f"{proc.returncode}): {' '.join(last) or 'no message'}"
-                           ) from None
-    return str(kind), value
-
-
-def _prepared_in_workers(path: str, jobs: int) -> Iterator[Item]:
-    """What ``jobs`` worker processes prepare, in input order.
-
-    Workers are plain ``python -m ledger.store.worker`` processes that pickle
-    their items down a pipe. A full pipe stops a worker (so memory stays
-    flat), and a pipe whose reader died ends it (a killed import leaves no
-    process behind).
-    """
-    with ExitStack() as stack:
-        procs = [_started(stack, [path, str(jobs), str(k)]) for k in range(jobs)]
-        done = 0
-        n = 0
-        while done < jobs:
-            kind, value = _load(procs[n % jobs], path)
-            if kind == "end":
-                done += 1  # matches go round the workers: the first to end ends them all
-            elif kind == "read-error":
-                raise ReadError(str(value))
-            else:
-                yield cast(Item, value)
-            n += 1
-
-
-# How much a worker may get ahead of the writer: tens of matches, so that it keeps going
-# while the writer waits on the disk (a commit that checkpoints the WAL). The kernel's
-# default pipe (64 KiB) holds two or three; unprivileged processes may ask for up to
-# /proc/sys/fs/pipe-max-size (1 MiB by default). Kernel memory, and bounded: memory
-# stays flat.
-_PIPE_SIZE = 1 << 20
-
-
-def _widen(fd: int) -> None:
-    """Ask for a bigger pipe buffer (Linux); elsewhere, or if refused, keep the default."""
-    try:
-        import fcntl
-    except ImportError:
-        return
-    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
-    if setpipe is not None:
-        with suppress(OSError):
-            fcntl.fcntl(fd, setpipe, _PIPE_SIZE)
-
-
-def _reap(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    if proc.stdout is not None:
-        proc.stdout.close()
