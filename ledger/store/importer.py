@@ -15,7 +15,9 @@ statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite,
 
 Reading, auditing and hashing (``prepare``) need no database, so
 ``import_file(..., jobs=N)`` runs them in N worker processes (which load no
-SQLAlchemy) while this one only writes; the input order is kept and memory stays flat.
+SQLAlchemy; ``ledger.store.feed`` starts and reads them) while this one only writes;
+the input order is kept and memory stays flat. Many files go in batches that run on
+across files (``import_files``).
 """
 
 from __future__ import annotations

@@ -97,8 +97,10 @@ class Prepared:
     path: str
     line: int | None
     source: object
-    # The values SQLite is sent for the match (``importer._store_sqlite``), made here
-    # rather than by the one writing process: the workers have cores to spare.
+    # The values SQLite is sent for the match (``importer._store_sqlite``), made in a
+    # worker rather than by the one writing process (None: the writer makes them).
+    # Derived from the fields above: a copy with other values must leave them out
+    # (``replace(prep, ..., sqlite=None)``).
     sqlite: SqliteValues | None = None
 
     @property
