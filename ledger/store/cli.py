@@ -10,13 +10,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from ledger.store.feed import Workers
     from ledger.store.importer import Imported
 
 # The database modules load only when a ledger command runs: `audit` stays quick.
@@ -125,8 +127,12 @@ def _count_matches(path: str) -> int | None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     try:
-        with _ledger(args.db) as engine:
-            return _import(engine, args)
+        with ExitStack() as stack:
+            # The workers first: they read and prepare while this process loads the
+            # database's libraries and opens (or creates) the ledger.
+            plan = _plan(stack, args)
+            with _ledger(args.db) as engine:
+                return _import(engine, args, plan)
     except _errors() as exc:
         return _fail(_explain(exc))
     except KeyboardInterrupt:
@@ -135,7 +141,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                      "import again to store the rest")
 
 
-def _import(engine: Engine, args: argparse.Namespace) -> int:
+def _import(engine: Engine, args: argparse.Namespace, plan: _Plan) -> int:
     import gc
 
     import orjson
@@ -161,7 +167,8 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, disable=not show) as progress, \
             db.write_session(engine) as session:
-        for path, items in _sources(session, args):
+        db.bulk_writes(session)
+        for path, items in _sources(session, args, plan):
             task = progress.add_task(Path(path).name, total=_count_matches(path) if show
                                      else None)
             try:
@@ -189,20 +196,42 @@ def _import(engine: Engine, args: argparse.Namespace) -> int:
     return code
 
 
-def _sources(session: Any, args: argparse.Namespace
-             ) -> Iterator[tuple[str, Iterator[Imported]]]:
-    """Each file with what becomes of its matches: many small files a file per worker on
-    every core, else each file here or split by match over ``--jobs`` workers."""
+@dataclass(frozen=True)
+class _Plan:
+    """How the files are shared out: ``files``, many small files read a whole file per
+    worker (``jobs`` of them, or all here, in batches that go on across files); else each
+    file in turn, split by match over workers. ``workers``: those started already."""
+
+    files: bool
+    jobs: int
+    workers: Workers | None
+
+
+def _plan(stack: ExitStack, args: argparse.Namespace) -> _Plan:
     from ledger.jobs import many_files_jobs
-    from ledger.store.importer import import_file, import_files
+    from ledger.store import feed
 
     big = 4 * 1024 * 1024
     jobs = many_files_jobs(args.files, args.jobs, small=big, enough=big)
     if jobs > 1:
-        yield from import_files(session, args.files, jobs)
+        return _Plan(True, jobs, feed.start_files(stack, args.files, jobs))
+    if len(args.files) > 1 and not any(_jobs(args.jobs, p) for p in args.files):
+        return _Plan(True, 0, None)
+    first = _jobs(args.jobs, args.files[0])
+    return _Plan(False, 0, feed.start(stack, args.files[0], first) if first > 0 else None)
+
+
+def _sources(session: Any, args: argparse.Namespace, plan: _Plan
+             ) -> Iterator[tuple[str, Iterator[Imported]]]:
+    """Each file with what becomes of its matches, as planned (``_plan``)."""
+    from ledger.store.importer import import_file, import_files
+
+    if plan.files:
+        yield from import_files(session, args.files, plan.jobs, plan.workers)
         return
-    for path in args.files:
-        yield path, import_file(session, path, jobs=_jobs(args.jobs, path))
+    for n, path in enumerate(args.files):
+        yield path, import_file(session, path, jobs=_jobs(args.jobs, path),
+                                workers=plan.workers if n == 0 else None)
 
 
 def _jobs(asked: int | None, path: str) -> int:

@@ -15,23 +15,19 @@ statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite,
 
 Reading, auditing and hashing (``prepare``) need no database, so
 ``import_file(..., jobs=N)`` runs them in N worker processes (which load no
-SQLAlchemy) while this one only writes; the input order is kept and memory stays flat.
+SQLAlchemy; ``ledger.store.feed`` starts and reads them) while this one only writes;
+the input order is kept and memory stays flat. Many files go in batches that run on
+across files (``import_files``).
 """
 
 from __future__ import annotations
 
-import os
-import pickle
 import sqlite3
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import ExitStack, suppress
+from collections.abc import Generator, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import select
@@ -42,17 +38,20 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
-from ledger.store import heads
-from ledger.store.db import json_text, write_connection
+from ledger.store import feed, heads
+from ledger.store.db import write_connection
+from ledger.store.feed import FileEnd
 from ledger.store.mapper import Row
 from ledger.store.models import MATCHES
 from ledger.store.prepare import (
+    SQLITE_TIME,
     Item,
     Prepared,
     Unstorable,
     item_of,
     prepare,
     safe_audit,
+    sqlite_values,
 )
 from ledger.store.readmodels import TOTALS, insert_model
 
@@ -65,8 +64,6 @@ _EVENT_COLUMNS = ("match_id", "seq", "recorded_index", "kind", "type", "payload"
 _SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
                   f"VALUES ({', '.join('?' * len(_EVENT_COLUMNS))})")
 _PG_COPY = f"COPY events ({', '.join(_EVENT_COLUMNS)}) FROM STDIN"
-# The text format SQLAlchemy's SQLite DateTime writes and reads back.
-_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,18 +189,13 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
     """Insert the match, its rows and read model; None (nothing written) if it is stored."""
     dbapi = conn.connection.dbapi_connection
     assert dbapi is not None
-    header = prep.header
-    values = (header.preset, len(header.seats), json_text(list(header.seats)),
-              json_text(header.options), json_text(header.source), header.started_at, "import",
-              prep.content_hash, "complete" if prep.complete else "incomplete", int(prep.ok),
-              prep.errors, len(prep.findings) - prep.errors, json_text(prep.findings), prep.where,
-              prep.recorded_at.strftime(_SQLITE_TIME))
+    lite = prep.sqlite or sqlite_values(prep)  # a worker's item has them made already
     cur = dbapi.cursor()
     statement = "SAVEPOINT import_match"
     try:
         cur.execute(statement)
         statement = _SQLITE_MATCH
-        got = cur.execute(statement, values).fetchall()
+        got = cur.execute(statement, lite.match).fetchall()
         if not got:
             cur.execute("RELEASE import_match")
             return None
@@ -212,27 +204,15 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
             # No string of the document holds a NUL character (SQLite's JSON text would end
             # there): payloads are JSON, which escapes it, and types are ``text_safe``.
             statement = _SQLITE_EVENTS
-            cur.execute(statement, (match_id, prep.recorded_at.strftime(_SQLITE_TIME),
-                                    prep.hashes, prep.rows_json))
-            model = prep.model
-            s = model.summary
+            cur.execute(statement, (match_id, lite.recorded_at, prep.hashes, prep.rows_json))
             statement = _SQLITE_SUMMARY
-            cur.execute(statement, (match_id, s["events"], s["last_seq"], s["head_hash"],
-                                    s["deals"], json_text(s["scores"]), s["winner"],
-                                    int(s["complete"]), s["end_reason"]))
-            if model.deals:
+            cur.execute(statement, (match_id, *lite.summary))
+            if lite.deals:
                 statement = _SQLITE_DEALS
-                cur.executemany(statement, [
-                    (match_id, d["deal"], d["seq"], d["result"], d["winner"], d["points"],
-                     json_text(d["scores"]), json_text(d["fives"]), d["leader"],
-                     json_text(d["pips"]))
-                    for d in model.deals])
-            # readmodels.add_totals: names in order, only contributions that add something.
-            totals = [(name, *(c[t] for t in TOTALS)) for name, c in sorted(model.totals.items())
-                      if any(c[t] for t in TOTALS)]
-            if totals:
+                cur.executemany(statement, [(match_id, *d) for d in lite.deals])
+            if lite.totals:
                 statement = _SQLITE_TOTALS
-                cur.executemany(statement, totals)
+                cur.executemany(statement, lite.totals)
         statement = _SQLITE_HEAD
         cur.execute(statement, (match_id, prep.size, prep.last_hash))
         statement = "RELEASE import_match"
@@ -312,7 +292,7 @@ def _sqlite_rows(match_id: int, rows: Iterable[Row]) -> Iterator[tuple[object, .
     for seq, index, kind, type_, payload, recorded_at, prev, digest in rows:
         if recorded_at is not when:  # one time per transaction: format it once
             when = recorded_at
-            text = when.strftime(_SQLITE_TIME)
+            text = when.strftime(SQLITE_TIME)
         yield (match_id, seq, index, kind, type_, payload, text, prev, digest)
 
 
@@ -349,23 +329,34 @@ def store_all(session: Session, items: Iterable[Item]) -> Iterator[Imported]:
     came from: the batch before it is committed and reported, then the error raised.
     An interrupt (KeyboardInterrupt) leaves the open batch to the session's rollback.
     """
-    done: list[Imported] = []
-    rows = 0
+    for got in _batches(session, items):
+        yield cast(Imported, got)
+
+
+def _batches(session: Session, items: Iterable[Item | FileEnd]
+             ) -> Generator[Imported | FileEnd, None, None]:
+    """``store_all``, file ends passed on in their place (a batch goes on across files)."""
+    done: list[Imported | FileEnd] = []
+    matches = rows = 0
     since = 0.0
     try:
         for item in items:
             if not done:
                 since = time.monotonic()
+            if isinstance(item, FileEnd):
+                done.append(item)
+                continue
+            matches += 1
             if isinstance(item, Unstorable):
                 done.append(_report(item, None))
                 continue
             done.append(_report(item, _store_one(session, item)))
             rows += item.size
-            if (len(done) >= BATCH_MATCHES or rows >= BATCH_ROWS
+            if (matches >= BATCH_MATCHES or rows >= BATCH_ROWS
                     or time.monotonic() - since >= BATCH_SECONDS):
                 session.commit()
                 yield from done
-                done, rows = [], 0
+                done, matches, rows = [], 0, 0
     except Exception:
         if done:
             session.commit()
@@ -381,127 +372,59 @@ def import_records(session: Session, records: Iterable[MatchRecord]) -> Iterator
     return store_all(session, (item_of(record) for record in records))
 
 
-def import_file(session: Session, path: str, jobs: int = 0) -> Iterator[Imported]:
+def import_file(session: Session, path: str, jobs: int = 0,
+                workers: feed.Workers | None = None) -> Iterator[Imported]:
     """Every match of one file, in order (ReadError if the file cannot be read at all).
 
     ``jobs`` worker processes read, audit and hash while this process writes;
-    0 does everything here.
+    0 does everything here. ``workers``: those already started on the file
+    (``feed.start``), before this process loaded the database's libraries.
     """
+    if workers is not None:
+        return store_all(session, feed.items(workers))
     if jobs <= 0:
         return import_records(session, read_matches(path))
-    return store_all(session, _prepared_in_workers(path, jobs))
+    return store_all(session, feed.prepared_in_workers(path, jobs))
 
 
-def import_files(session: Session, paths: list[str], jobs: int
+def import_files(session: Session, paths: list[str], jobs: int,
+                 workers: feed.Workers | None = None
                  ) -> Iterator[tuple[str, Iterator[Imported]]]:
-    """Each of many files with what became of its matches, in order, ``jobs`` worker
-    processes reading, auditing and hashing a whole file each while this one writes.
-    Each file's matches must be taken in full before the next file's (a file that cannot
-    be read raises ReadError in its place, as ``import_file`` does)."""
-    with ExitStack() as stack:
-        procs = [_started(stack, ["--files", str(jobs), str(k)], "\n".join(paths))
-                 for k in range(jobs)]
-        for i, path in enumerate(paths):
-            yield path, store_all(session, _file_items(procs[i % jobs], path))
+    """Each of many files with what became of its matches, in order: ``jobs`` worker
+    processes reading, auditing and hashing a whole file each while this one writes (0 or
+    1: all here). Each file's matches must be taken in full before the next file's (a file
+    that cannot be read raises ReadError in its place, as ``import_file`` does).
 
-
-def _file_items(proc: tuple[subprocess.Popen[bytes], Any], path: str) -> Iterator[Item]:
-    while True:
-        kind, value = _load(proc, path)
-        if kind == "file-end":
-            return
-        if kind == "read-error":
-            template, params = value
-            raise ReadError(template, **params)
-        yield cast(Item, value)
-
-
-# --- worker processes ----------------------------------------------------------------
-
-
-def _started(stack: ExitStack, argv: list[str], stdin: str = ""
-             ) -> tuple[subprocess.Popen[bytes], Any]:
-    """A worker process (``python -m ledger.store.worker ARGV``) and its error file."""
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])  # ledger's own checkout comes first
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    err = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 (the caller's stack closes it)
-    proc = subprocess.Popen([sys.executable, "-m", "ledger.store.worker", *argv],
-                            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=err, env=env)
-    stack.callback(_reap, proc)
-    if stdin:
-        assert proc.stdin is not None
-        proc.stdin.write(stdin.encode())  # read whole before the worker writes a thing
-        proc.stdin.close()
-    assert proc.stdout is not None
-    _widen(proc.stdout.fileno())
-    return proc, err
-
-
-def _load(worker: tuple[subprocess.Popen[bytes], Any], path: str) -> tuple[str, Any]:
-    """The next (kind, value) a worker sent; a worker that died is named with its last
-    words."""
-    proc, err = worker
-    assert proc.stdout is not None
-    try:
-        kind, value = pickle.load(proc.stdout)
-    except (EOFError, pickle.UnpicklingError):
-        proc.wait()
-        err.seek(0)
-        last = err.read().decode(errors="replace").strip().splitlines()[-1:]
-        raise RuntimeError(f"an import worker ended unexpectedly on {path} (exit code "
-                           f"{proc.returncode}): {' '.join(last) or 'no message'}"
-                           ) from None
-    return str(kind), value
-
-
-def _prepared_in_workers(path: str, jobs: int) -> Iterator[Item]:
-    """What ``jobs`` worker processes prepare, in input order.
-
-    Workers are plain ``python -m ledger.store.worker`` processes that pickle
-    their items down a pipe. A full pipe stops a worker (so memory stays
-    flat), and a pipe whose reader died ends it (a killed import leaves no
-    process behind).
+    A batch goes on across files: one small file per transaction would pay a commit per
+    match (issue 15 measured 2,000 one-match files at six times one file's time).
     """
-    with ExitStack() as stack:
-        procs = [_started(stack, [path, str(jobs), str(k)]) for k in range(jobs)]
-        done = 0
-        n = 0
-        while done < jobs:
-            kind, value = _load(procs[n % jobs], path)
-            if kind == "end":
-                done += 1  # matches go round the workers: the first to end ends them all
-            elif kind == "read-error":
-                raise ReadError(str(value))
-            else:
-                yield cast(Item, value)
-            n += 1
-
-
-# How much a worker may get ahead of the writer: tens of matches, so that it keeps going
-# while the writer waits on the disk (a commit that checkpoints the WAL). The kernel's
-# default pipe (64 KiB) holds two or three; unprivileged processes may ask for up to
-# /proc/sys/fs/pipe-max-size (1 MiB by default). Kernel memory, and bounded: memory
-# stays flat.
-_PIPE_SIZE = 1 << 20
-
-
-def _widen(fd: int) -> None:
-    """Ask for a bigger pipe buffer (Linux); elsewhere, or if refused, keep the default."""
+    if workers is not None:
+        items = feed.file_items(workers)
+    else:
+        items = feed.files_in_workers(paths, jobs) if jobs > 1 else _files_here(paths)
+    reports = _batches(session, items)
     try:
-        import fcntl
-    except ImportError:
-        return
-    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
-    if setpipe is not None:
-        with suppress(OSError):
-            fcntl.fcntl(fd, setpipe, _PIPE_SIZE)
+        for path in paths:
+            yield path, _up_to_file_end(reports)
+    finally:
+        reports.close()
 
 
-def _reap(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    if proc.stdout is not None:
-        proc.stdout.close()
+def _up_to_file_end(reports: Iterator[Imported | FileEnd]) -> Iterator[Imported]:
+    for got in reports:
+        if isinstance(got, FileEnd):
+            if got.error is not None:
+                raise got.error
+            return
+        yield got
+
+
+def _files_here(paths: list[str]) -> Iterator[Item | FileEnd]:
+    for path in paths:
+        try:
+            for record in read_matches(path):
+                yield item_of(record)
+        except ReadError as exc:
+            yield FileEnd(path, exc)
+            continue
+        yield FileEnd(path)

@@ -73,6 +73,11 @@ class Header:
                 "options": self.options, "source": self.source, "started_at": self.started_at}
 
 
+def json_text(value: object) -> str:
+    """JSON as the engine writes JSON columns (the importer binds the same text itself)."""
+    return orjson.dumps(value).decode()
+
+
 def payload_of(event: Event) -> str:
     return canonical(event_to_dict(event))
 

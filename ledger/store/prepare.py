@@ -7,9 +7,9 @@ only this, the rules and the reader, while the importing process writes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -17,7 +17,7 @@ from ledger.audit import AuditReport, audit_record
 from ledger.events import Event
 from ledger.findings import finding
 from ledger.formats.reader import MatchRecord
-from ledger.store.computed import ReadModel, compute
+from ledger.store.computed import TOTALS, ReadModel, compute
 from ledger.store.hashing import (
     content_hasher,
     event_hash_from,
@@ -29,12 +29,48 @@ from ledger.store.mapper import (
     Header,
     Row,
     finding_json,
+    json_text,
     payload_pair,
     text_and_bytes,
     unread_type,
 )
 
 HASH = 32  # bytes of a SHA-256 digest
+
+
+# The text SQLAlchemy's SQLite DateTime writes and reads back.
+SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
+
+
+class SqliteValues(NamedTuple):
+    """A prepared match's statement values for SQLite, the match id left out: those its
+    columns' types would bind (JSON as text, booleans as integers, times as text)."""
+
+    match: tuple[Any, ...]
+    recorded_at: str
+    summary: tuple[Any, ...]
+    deals: tuple[tuple[Any, ...], ...]
+    totals: tuple[tuple[Any, ...], ...]
+
+
+def sqlite_values(prep: Prepared) -> SqliteValues:
+    header, model, s = prep.header, prep.model, prep.model.summary
+    when = prep.recorded_at.strftime(SQLITE_TIME)
+    return SqliteValues(
+        (header.preset, len(header.seats), json_text(list(header.seats)),
+         json_text(header.options), json_text(header.source), header.started_at, "import",
+         prep.content_hash, "complete" if prep.complete else "incomplete", int(prep.ok),
+         prep.errors, len(prep.findings) - prep.errors, json_text(prep.findings), prep.where,
+         when),
+        when,
+        (s["events"], s["last_seq"], s["head_hash"], s["deals"], json_text(s["scores"]),
+         s["winner"], int(s["complete"]), s["end_reason"]),
+        tuple((d["deal"], d["seq"], d["result"], d["winner"], d["points"],
+               json_text(d["scores"]), json_text(d["fives"]), d["leader"], json_text(d["pips"]))
+              for d in model.deals),
+        # readmodels.add_totals: names in order, only contributions that add something.
+        tuple((name, *(c[t] for t in TOTALS)) for name, c in sorted(model.totals.items())
+              if any(c[t] for t in TOTALS)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +97,11 @@ class Prepared:
     path: str
     line: int | None
     source: object
+    # The values SQLite is sent for the match (``importer._store_sqlite``), made in a
+    # worker rather than by the one writing process (None: the writer makes them).
+    # Derived from the fields above: a copy with other values must leave them out
+    # (``replace(prep, ..., sqlite=None)``).
+    sqlite: SqliteValues | None = None
 
     @property
     def where(self) -> str:
@@ -184,6 +225,10 @@ class Unstorable:
 Item = Prepared | Unstorable
 
 
-def item_of(record: MatchRecord) -> Item:
+def item_of(record: MatchRecord, for_sqlite: bool = False) -> Item:
+    """What to store of a record; ``for_sqlite``: with its SQLite values (an import's
+    worker, which spares the one writing process that work)."""
     prep = prepare(record)
-    return Unstorable.of(record) if prep is None else prep
+    if prep is None:
+        return Unstorable.of(record)
+    return replace(prep, sqlite=sqlite_values(prep)) if for_sqlite else prep

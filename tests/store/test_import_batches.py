@@ -4,15 +4,16 @@ once their batch is committed (ledger.store.importer.store_all)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, select
 from sqlalchemy.exc import DBAPIError
 
-from ledger.formats.reader import parse_match
-from ledger.store import db
+from ledger.formats.reader import ReadError, parse_match
+from ledger.store import db, importer
 from ledger.store.importer import Imported, Prepared, prepare, store_all
 from ledger.store.models import EVENTS, MATCHES
 from ledger.store.verify import verify
@@ -69,3 +70,32 @@ def test_a_match_is_reported_only_once_it_is_committed(
             assert _stored_hashes(engine) >= {p.content_hash for p in twice[:len(seen)]}
     assert [g.new for g in seen] == [True] * 3 + [False] + [True] * 3
     assert seen[3].id == seen[0].id
+
+
+def test_a_batch_goes_on_across_files_and_each_file_is_reported_in_its_place(
+        engine: Engine, corpus: list[dict[str, Any]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importer, "BATCH_SECONDS", 3600.0)  # batches by count only
+    monkeypatch.setattr(importer, "BATCH_MATCHES", 4)
+    paths = []
+    for n, match in enumerate(corpus[:6]):
+        paths.append(tmp_path / f"{n}.json")
+        paths[-1].write_bytes(orjson.dumps(match))
+    paths.insert(3, tmp_path / "missing.json")
+    commits: list[object] = []
+    event.listen(engine, "commit", commits.append)
+    got: list[tuple[str, object]] = []
+    with db.writing(engine) as session:
+        for path, items in importer.import_files(session, [str(p) for p in paths], 0):
+            try:
+                for item in items:
+                    got.append((Path(path).name, item.new))
+                    # Reported once committed, though its file ended before the batch did.
+                    assert len(_stored_hashes(engine)) >= sum(g[1] is True for g in got)
+            except ReadError as exc:
+                got.append((Path(path).name, exc.template))
+    assert got == [("0.json", True), ("1.json", True), ("2.json", True),
+                   ("missing.json", "{path}: cannot open: {error}"), ("3.json", True),
+                   ("4.json", True), ("5.json", True)]
+    # Four matches a batch, whatever the files: two commits for six one-match files.
+    assert len(commits) == 2 and len(_stored_hashes(engine)) == 6

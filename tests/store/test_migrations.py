@@ -175,3 +175,41 @@ def test_0004_gives_every_stored_match_its_head(url: str, corpus_file: Path) -> 
             assert all(v.ok for v in verify(c))
     finally:
         engine.dispose()
+
+
+def test_the_revisions_read_without_alembic_are_alembics(url: str) -> None:
+    from alembic.script import ScriptDirectory
+
+    assert db.head_revision() == ScriptDirectory.from_config(
+        db.alembic_config()).get_current_head()
+    engine = db.make_engine(url)
+
+    def alembics() -> str | None:
+        with engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    try:
+        assert db.current_revision(engine) is None and alembics() is None
+        for revision in ("0001", "0004", "head"):
+            db.upgrade(engine, revision)
+            assert db.current_revision(engine) == alembics() is not None
+        assert db.current_revision(engine) == db.head_revision()
+    finally:
+        engine.dispose()
+
+
+def test_an_import_into_an_up_to_date_ledger_loads_no_alembic(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.store.conftest import ROOT, SAMPLES
+
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    db.open_db(url).dispose()
+    sample = next(p for p in sorted(SAMPLES.glob("*.json")) if "expected" not in p.name)
+    code = ("import sys; from web.cli import main; "
+            f"code = main(['import', {str(sample)!r}, '--db', {url!r}, '--no-progress']); "
+            "print(code, sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.splitlines()[-1] in ("0 []", "1 []"), done.stdout + done.stderr
