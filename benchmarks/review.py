@@ -9,7 +9,9 @@ limit), samples solved per second, and the K that would fit ``--budget`` seconds
 deal at that rate (time grows about linearly with K; late decisions' repeated deals are
 solved once, so it is a little less). ``--match``: also a whole match of 4-seat Domena,
 every deal, at K, on ``--workers`` processes (default every core) and, with
-``--serial``, on one beside it; ``--luck``: with each seat's luck, as the web's report.
+``--serial``, on one beside it; ``--luck``: with each seat's luck, as the web's report;
+``--file``: that match rather than a generated one (e.g. sample_matches/domena-4.json),
+timed without luck and then with it, so luck's own share shows.
 CPU seconds (this process and its solving workers) are shown beside the wall clock: on a
 shared machine the wall clock mostly measures the others' load.
 
@@ -18,7 +20,7 @@ Prints numbers and the machine's load; asserts nothing about time.
     python benchmarks/review.py [--samples K] [--deals 3] [--seed 1] [--deal 0]
                                 [--tables domena-4 selminha-3 ...] [--k sahrat-fives-4=2]
                                 [--search-limit N] [--match] [--workers N] [--serial]
-                                [--luck]
+                                [--luck] [--file sample_matches/domena-4.json]
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import orjson  # noqa: E402
 
 from ledger.analysis.knowledge_review import (  # noqa: E402
     KnowledgeDeal,
@@ -79,11 +83,33 @@ def review(preset: str, seats: int, options: dict[str, Any], seed: int, deals: l
 
 
 def whole_match(k: int, args: argparse.Namespace, workers: int | None) -> None:
+    if args.file:
+        for luck in (False, True):
+            file_match(Path(args.file), k, args, workers, luck)
+        return
     took, cpu, got = review("domena", 4, {}, args.seed, None, k, args.search_limit, workers,
                             args.luck)
     decisions = sum(len(d.decisions) for d in got)
     print(f"whole 4-seat Domena match (seed {args.seed}{', luck' if args.luck else ''}): "
           f"{len(got)} deals, {decisions} decisions, K={k}, workers "
+          f"{workers or 'every core'}: {took:.1f} s ({cpu:.1f} s of CPU); {load()}",
+          flush=True)
+
+
+def file_match(path: Path, k: int, args: argparse.Namespace, workers: int | None,
+               luck: bool) -> None:
+    """The whole match of a file, every deal, as the web's report reviews it."""
+    record = parse_match(orjson.loads(path.read_bytes()))
+    assert record.header is not None
+    rules = make_rules(record.header.preset, len(record.header.seats),
+                       dict(record.header.options))
+    key = match_hash(record.header, [e for e in record.events if e is not None])
+    t0, c0 = time.perf_counter(), cpu_seconds()
+    got = list(iter_knowledge_reviews(rules, record.events, key, k, max_nodes=args.search_limit,
+                                      workers=workers, luck=luck))
+    took, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+    print(f"{path.name}{', luck' if luck else ''}: {len(got)} deals, "
+          f"{sum(len(d.decisions) for d in got)} decisions, K={k}, workers "
           f"{workers or 'every core'}: {took:.1f} s ({cpu:.1f} s of CPU); {load()}",
           flush=True)
 
@@ -102,6 +128,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--serial", action="store_true")
     ap.add_argument("--luck", action="store_true")
+    ap.add_argument("--file", default=None, help="with --match: this match file")
     args = ap.parse_args()
     per_table = {name: int(k) for name, k in (x.split("=") for x in args.k)}
     print(f"knowledge review, deal {args.deal} of seeded matches; {os.cpu_count()} cores; "
