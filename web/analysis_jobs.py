@@ -26,6 +26,13 @@ or running (the same match, head and deal) counts for nobody.
 "spawn" starts each worker by importing the main module of the server's process: a
 script that runs the app must keep its own work under ``if __name__ == "__main__"``.
 
+A match's review by what each player knew (``ask_knowledge``) runs minutes, and
+``serve`` runs one process per core: its job is claimed in the ledger before it starts
+(ledger.store.job_claims), beaten for every few seconds with its progress, and ended with
+its answer's transaction, so every process answers the same progress, a second ask from
+any process joins it, and a dead process's claim lapses after the lease. Deal analyses,
+seconds long, are known per process until their answers are stored.
+
 This is one of two backends behind one interface (``AnalysisBackend``;
 ``web.analysis_backends.open_jobs`` picks): on a PostgreSQL ledger that holds the job
 queue (migration 0008) the app only queues and reads, and ``domino-ledger worker``
