@@ -9,7 +9,11 @@ limit), samples solved per second, and the K that would fit ``--budget`` seconds
 deal at that rate (time grows about linearly with K; late decisions' repeated deals are
 solved once, so it is a little less). ``--match``: also a whole match of 4-seat Domena,
 every deal, at K, on ``--workers`` processes (default every core) and, with
-``--serial``, on one beside it; ``--luck``: with each seat's luck, as the web's report.
+``--serial``, on one beside it; ``--luck``: with each seat's luck, as the web's report;
+``--file``: that match rather than a generated one (e.g. sample_matches/domena-4.json),
+timed without luck and then with it, so luck's own share shows; ``--questions``: that
+match's questions one after another in this process, CPU seconds of the decisions' and
+of luck's, and a digest of every answer (the same digest: the same numbers).
 CPU seconds (this process and its solving workers) are shown beside the wall clock: on a
 shared machine the wall clock mostly measures the others' load.
 
@@ -18,7 +22,8 @@ Prints numbers and the machine's load; asserts nothing about time.
     python benchmarks/review.py [--samples K] [--deals 3] [--seed 1] [--deal 0]
                                 [--tables domena-4 selminha-3 ...] [--k sahrat-fives-4=2]
                                 [--search-limit N] [--match] [--workers N] [--serial]
-                                [--luck]
+                                [--luck] [--file sample_matches/domena-4.json]
+                                [--questions]
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import orjson  # noqa: E402
 
 from ledger.analysis.knowledge_review import (  # noqa: E402
     KnowledgeDeal,
@@ -79,11 +86,61 @@ def review(preset: str, seats: int, options: dict[str, Any], seed: int, deals: l
 
 
 def whole_match(k: int, args: argparse.Namespace, workers: int | None) -> None:
+    if args.file:
+        for luck in (False, True):
+            file_match(Path(args.file), k, args, workers, luck)
+        return
     took, cpu, got = review("domena", 4, {}, args.seed, None, k, args.search_limit, workers,
                             args.luck)
     decisions = sum(len(d.decisions) for d in got)
     print(f"whole 4-seat Domena match (seed {args.seed}{', luck' if args.luck else ''}): "
           f"{len(got)} deals, {decisions} decisions, K={k}, workers "
+          f"{workers or 'every core'}: {took:.1f} s ({cpu:.1f} s of CPU); {load()}",
+          flush=True)
+
+
+def questions(path: Path, k: int) -> None:
+    """Each question of the file's review (luck included) in this process: CPU by kind."""
+    import hashlib
+
+    from ledger.analysis import knowledge_review as kr
+    from ledger.analysis.knowledge import iter_knowledge
+
+    record = parse_match(orjson.loads(path.read_bytes()))
+    assert record.header is not None
+    rules = make_rules(record.header.preset, len(record.header.seats),
+                       dict(record.header.options))
+    key = match_hash(record.header, [e for e in record.events if e is not None])
+    knows = list(iter_knowledge(rules, record.events))
+    cpu = {"decisions": 0.0, "luck": 0.0}
+    digest = hashlib.sha256()
+    for work in kr._deals(rules, record.events, None):
+        plan = kr._plan(work, knows, key, k, True, None)
+        decisions = {q for _, q, _ in plan.decisions}
+        for i, q in enumerate(plan.questions):
+            t0 = time.process_time()
+            got = kr._answer(q, MAX_NODES)
+            cpu["decisions" if i in decisions else "luck"] += time.process_time() - t0
+            digest.update(repr((got.values, got.note)).encode())
+    print(f"{path.name} questions, K={k}, one process: decisions {cpu['decisions']:.1f} s, "
+          f"luck {cpu['luck']:.1f} s of CPU; answers {digest.hexdigest()[:16]}; {load()}",
+          flush=True)
+
+
+def file_match(path: Path, k: int, args: argparse.Namespace, workers: int | None,
+               luck: bool) -> None:
+    """The whole match of a file, every deal, as the web's report reviews it."""
+    record = parse_match(orjson.loads(path.read_bytes()))
+    assert record.header is not None
+    rules = make_rules(record.header.preset, len(record.header.seats),
+                       dict(record.header.options))
+    key = match_hash(record.header, [e for e in record.events if e is not None])
+    t0, c0 = time.perf_counter(), cpu_seconds()
+    got = list(iter_knowledge_reviews(rules, record.events, key, k, max_nodes=args.search_limit,
+                                      workers=workers, luck=luck))
+    took, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+    print(f"{path.name}{', luck' if luck else ''}: {len(got)} deals, "
+          f"{sum(len(d.decisions) for d in got)} decisions, K={k}, workers "
           f"{workers or 'every core'}: {took:.1f} s ({cpu:.1f} s of CPU); {load()}",
           flush=True)
 
@@ -102,6 +159,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--serial", action="store_true")
     ap.add_argument("--luck", action="store_true")
+    ap.add_argument("--file", default=None, help="with --match: this match file")
+    ap.add_argument("--questions", action="store_true",
+                    help="with --file: its questions one by one, CPU by kind")
     args = ap.parse_args()
     per_table = {name: int(k) for name, k in (x.split("=") for x in args.k)}
     print(f"knowledge review, deal {args.deal} of seeded matches; {os.cpu_count()} cores; "
@@ -136,6 +196,8 @@ def main() -> None:
         print(f"{name:24} {k:>4} {len(times):>5} {decisions / len(times):>9.1f} {med:>10.2f} "
               f"{max(times):>7.2f} {statistics.median(cpus):>10.2f} {rate:>9.0f} {unsolved:>8} "
               f"{fits:>10}", flush=True)
+    if args.file and args.questions:
+        questions(Path(args.file), args.samples or default_samples(make_rules("domena", 4)))
     if args.match:
         k = per_table.get("domena-4", args.samples or default_samples(make_rules("domena", 4)))
         whole_match(k, args, args.workers)

@@ -26,6 +26,13 @@ or running (the same match, head and deal) counts for nobody.
 "spawn" starts each worker by importing the main module of the server's process: a
 script that runs the app must keep its own work under ``if __name__ == "__main__"``.
 
+A match's review by what each player knew (``ask_knowledge``) runs minutes, and
+``serve`` runs one process per core: its job is claimed in the ledger before it starts
+(ledger.store.job_claims), beaten for every few seconds with its progress, and ended with
+its answer's transaction, so every process answers the same progress, a second ask from
+any process joins it, and a dead process's claim lapses after the lease. Deal analyses,
+seconds long, are known per process until their answers are stored.
+
 This is one of two backends behind one interface (``AnalysisBackend``;
 ``web.analysis_backends.open_jobs`` picks): on a PostgreSQL ledger that holds the job
 queue (migration 0008) the app only queues and reads, and ``domino-ledger worker``
@@ -40,6 +47,7 @@ import logging
 import os
 import threading
 import time
+import uuid
 from abc import ABC, abstractmethod
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
@@ -47,9 +55,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.i18n import Phrase
-from ledger.store import analyses, db, knowledge_reviews
+from ledger.store import analyses, db, job_claims, knowledge_reviews
 from ledger.store.analyses import Head
 from ledger.store.handles import Connection, Engine
+from ledger.store.jobqueue import JobKey, worker_name
 from web import knowledge_report
 from web.analysis_worker import Worker
 from web.deal_analysis import VERSION, Task, late
@@ -211,6 +220,12 @@ class AnalysisJobs(AnalysisBackend):
         self.started = 0   # jobs started (a request that joined one does not count)
         self.killed = 0    # workers killed for running over the time
         self.recent: deque[Job] = deque(maxlen=self.settings.kept)  # the last jobs finished
+        # The reviews this process claimed in the ledger (job_claims): their keys there,
+        # beaten for with their progress while they wait or run.
+        self.owner = f"{worker_name()}/{uuid.uuid4().hex[:8]}"
+        self._claims: dict[Key, JobKey] = {}
+        self._beating: threading.Thread | None = None
+        self._stopped = threading.Event()
 
     # --- asking ----------------------------------------------------------------------
 
@@ -237,21 +252,91 @@ class AnalysisJobs(AnalysisBackend):
 
     def ask_knowledge(self, conn: Connection, match_id: int, client: str = "",
                       start: bool = True) -> dict[str, Any] | Pending | None:
+        """The match's review as kept, or how far its job is in whichever process of the
+        server runs it (their claims are in the ledger: ``job_claims``); a new job is
+        claimed there before it starts, so a second ask, from any process, joins it."""
         at = analyses.head(conn, match_id)
         if at is None:
             raise DealNotFound.of(match_id, 0)
         key = (match_id, knowledge_report.KNOWLEDGE_DEAL, at)
         with self._lock:
             known = self._known(key)
-        if known is not None or not start:
+        if known is not None:
             return known
+        if not start:
+            for jkey, got in job_claims.of_match(conn, knowledge_report.KNOWLEDGE,
+                                                 match_id).items():
+                if jkey.head_hash == at.hash and jkey.version == knowledge_report.VERSION:
+                    return _claimed(got)
+            return None
         task = knowledge_report.task(conn, match_id)
         body = knowledge_reviews.get(conn, match_id, at, task.samples, knowledge_report.VERSION)
         if body is not None:
             with self._lock:
                 self._keep(key, body)
             return body
-        return self.submit(key, task, client) if start else None
+        jkey = knowledge_report.job_key(match_id, task.samples, at)
+        theirs = self._claim(jkey)
+        if theirs is not None:
+            return _claimed(theirs)
+        try:
+            with self._lock:
+                self._claims[key] = jkey
+            started = self.submit(key, task, client)
+        except BaseException:
+            self._unclaim(key, release=True)
+            raise
+        self._beat_start()
+        return started
+
+    def _claim(self, jkey: JobKey) -> job_claims.Claim | None:
+        """Claim the job in the ledger for this process: None, or the claim that holds."""
+        with db.writing(self.engine) as session:
+            got = job_claims.claim(db.write_connection(session), jkey, self.owner)
+            session.commit()
+        return got
+
+    def _unclaim(self, key: Key, release: bool = False, error: str | None = None) -> None:
+        """The job's claim is this process's no more: given up (``release``), failed
+        (``error``: said to every process for a while), or ended with its answer."""
+        with self._lock:
+            jkey = self._claims.pop(key, None)
+        if jkey is None or not (release or error is not None):
+            return
+        try:
+            with db.writing(self.engine) as session:
+                conn = db.write_connection(session)
+                if error is not None:
+                    job_claims.failed(conn, jkey, self.owner, error)
+                else:
+                    job_claims.release(conn, self.owner, [jkey.name])
+                session.commit()
+        except Exception:  # its heartbeat stops: the lease ends the claim all the same
+            log.exception("could not end the claim of %s", jkey.name)
+
+    def _beat_start(self) -> None:
+        with self._lock:
+            if self._beating is not None or self._closing:
+                return
+            self._beating = threading.Thread(target=self._beat, daemon=True,
+                                             name="analysis-claims")
+        self._beating.start()
+
+    def _beat(self) -> None:
+        """The claims' heartbeat, with each job's progress, until the app closes."""
+        while not self._stopped.wait(job_claims.BEAT):
+            with self._lock:
+                beats = {jkey.name: (job.state, job.done, job.total)
+                         for key, jkey in self._claims.items()
+                         if (job := self._jobs.get(key)) is not None}
+            if not beats:
+                continue
+            try:
+                with db.writing(self.engine) as session:
+                    job_claims.beat(db.write_connection(session), self.owner, beats)
+                    session.commit()
+            except Exception:  # the next beat tries again (the lease is six beats long)
+                log.exception("could not beat for the claimed jobs")
 
     def submit(self, key: Key, task: Task, client: str = "") -> dict[str, Any] | Pending:
         """Start the job of ``key`` with ``task`` unless it is known or running already
@@ -322,10 +407,15 @@ class AnalysisJobs(AnalysisBackend):
             self._closing = True
             self._wake.notify_all()
             threads = list(self._threads)
+        self._stopped.set()
         for thread in threads:
             thread.join(timeout=10)
         for worker in self._workers:
             worker.stop()
+        with self._lock:
+            mine = list(self._claims)
+        for key in mine:  # other processes may start them at once
+            self._unclaim(key, release=True)
         self.close_local()
 
     def _serve(self, worker: Worker) -> None:
@@ -381,9 +471,11 @@ class AnalysisJobs(AnalysisBackend):
             self.recent.append(job)
         if not solved.late:  # served from memory meanwhile
             self._store(job.key, body)
+        self._unclaim(job.key, release=True)  # not kept (late, or the store failed)
         job.finished.set()
 
     def _fail(self, job: Job, error: AnalysisError) -> None:
+        self._unclaim(job.key, error=str(error.said.params.get("reason", error.message)))
         with self._lock:
             self._failed[job.key] = error
             while len(self._failed) > self.settings.kept:
@@ -402,12 +494,27 @@ class AnalysisJobs(AnalysisBackend):
                 if deal == knowledge_report.KNOWLEDGE_DEAL:
                     knowledge_reviews.put(conn, match_id, at, body["samples"],
                                           knowledge_report.VERSION, body)
+                    with self._lock:
+                        jkey = self._claims.pop(key, None)
+                    if jkey is not None:
+                        job_claims.finished(conn, jkey)
                 else:
                     analyses.put(conn, match_id, deal, at, VERSION, body)
                 session.commit()
         except Exception:  # the answer is served from memory all the same
             log.exception("could not keep the analysis of match %s deal %s", match_id,
                           deal + 1)
+
+
+def _claimed(got: job_claims.Claim) -> Pending:
+    """What another process's claim on a review answers: how far it is, or its failure."""
+    if got.state == "failed":
+        raise AnalysisError(review_failed(got.error or "?"))
+    return Pending("running" if got.state == "running" else "queued", got.done, got.total)
+
+
+def review_failed(reason: str) -> Phrase:
+    return Phrase("the review by what each player knew failed: {reason}", reason=reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,8 +556,7 @@ def solve(worker: Worker, task: Task, settings: Settings, progress: Callable[[in
         return Solved(late(body, s.seconds), True) if stopped else Solved(body)
     # got[1]: one of the phrases above, or the text of the worker's own exception.
     if task.kind != "deal":
-        raise AnalysisError(Phrase("the review by what each player knew failed: {reason}",
-                                   reason=got[1]))
+        raise AnalysisError(review_failed(got[1]))
     raise AnalysisError(Phrase("the analysis of deal {deal} failed: {reason}",
                                deal=task.deal + 1, reason=got[1]))
 

@@ -71,10 +71,7 @@ def deal_key(match_id: int, deal: int, at: Head) -> JobKey:
     return JobKey(KIND, match_id, deal, at.last_seq, at.hash, VERSION)
 
 
-def knowledge_key(match_id: int, samples: int, at: Head) -> JobKey:
-    """A match's knowledge review: its key's part is the deals sampled per decision."""
-    return JobKey(KNOWLEDGE, match_id, samples, at.last_seq, at.hash,
-                  knowledge_report.VERSION)
+knowledge_key = knowledge_report.job_key
 
 
 class QueueJobs(AnalysisBackend):

@@ -27,7 +27,9 @@ from ledger.analysis.cli_knowledge import (
 from ledger.analysis.review import Progress
 from ledger.formats.canonical import match_hash
 from ledger.rules import make_rules
+from ledger.store.analyses import Head
 from ledger.store.handles import Connection
+from ledger.store.jobqueue import JobKey
 from web.deal_analysis import Task
 from web.matchdata import ReplayUnavailable, load_match
 
@@ -35,6 +37,11 @@ KNOWLEDGE = "knowledge"
 KNOWLEDGE_DEAL = -1   # the job key's deal for a whole match's knowledge report
 VERSION = REPORT_VERSION
 THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}
+
+
+def job_key(match_id: int, samples: int, at: Head) -> JobKey:
+    """A match's review as a job: its key's part is the deals sampled per decision."""
+    return JobKey(KNOWLEDGE, match_id, samples, at.last_seq, at.hash, VERSION)
 
 
 def task(conn: Connection, match_id: int, samples: int | None = None) -> Task:
@@ -121,4 +128,4 @@ def player_reviews(kept: Mapping[int, tuple[str, bool, Mapping[str, Any]]]
 
 
 __all__ = ["KNOWLEDGE", "KNOWLEDGE_DEAL", "THRESHOLDS", "VERSION", "PlayerReview",
-           "build_report", "player_reviews", "shown", "task"]
+           "build_report", "job_key", "player_reviews", "shown", "task"]

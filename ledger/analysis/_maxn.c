@@ -799,11 +799,19 @@ static int ab(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
 }
 
 /* MTD(f): null-window tests "value >= b" until the bounds meet; while only one bound is
- * known the step doubles, then the interval is halved (as ``DealSolver.margin``). */
+ * known the step doubles, then the interval is halved (as ``DealSolver.margin``). Within
+ * the window (alpha, beta) only: a value outside it is answered by the first bound that
+ * proves so (at most alpha, or at least beta), not searched down to exact (a root whose
+ * children matter only when they beat the best so far asks this way). */
 static int mtdf(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int pos, int guess,
-                int *out) {
+                int alpha, int beta, int *out) {
     int lo = -AB_INF, hi = AB_INF, g = guess, step = 1;
     while (lo < hi) {
+        if (alpha > -AB_INF && hi <= alpha) {
+            *out = hi;
+            return 0;
+        }
+        if (beta < AB_INF && lo >= beta) break;
         int r = ab(s, u, drawers, b, p, pos, g - 1, g);
         if (s->error) return -1;
         if (r >= g) lo = r;
@@ -1013,7 +1021,9 @@ static PyObject *Search_margin(Search *self, PyObject *args) {
     unsigned int board, drawers;
     int p, pos, guess;
     unsigned long long most = 0;
-    if (!PyArg_ParseTuple(args, "OIIiii|K", &hands, &board, &drawers, &p, &pos, &guess, &most))
+    int alpha = -AB_INF, beta = AB_INF;
+    if (!PyArg_ParseTuple(args, "OIIiii|Kii", &hands, &board, &drawers, &p, &pos, &guess, &most,
+                          &alpha, &beta))
         return NULL;
     uint32_t u;
     if (load(self, hands, p, pos, &u) < 0) return NULL;
@@ -1024,7 +1034,7 @@ static PyObject *Search_margin(Search *self, PyObject *args) {
     if (guess <= -AB_INF || guess >= AB_INF) guess = 0;
     self->node_limit = most ? self->nodes + most : 0;
     int m;
-    if (mtdf(self, u, drawers, canonical(board, self->fives), p, pos, guess, &m) < 0)
+    if (mtdf(self, u, drawers, canonical(board, self->fives), p, pos, guess, alpha, beta, &m) < 0)
         return NULL;
     return PyLong_FromLong(m);
 }
@@ -1210,8 +1220,9 @@ static PyMethodDef Search_methods[] = {
      "solve(hands, board, drawers, seat, stock_pos, most=0) -> future points per side;\n"
      "TooLong once more than ``most`` positions were visited (0: no limit)"},
     {"margin", (PyCFunction)Search_margin, METH_VARARGS,
-     "margin(hands, board, drawers, seat, stock_pos, guess, most=0) -> two sides: the future\n"
-     "margin of the seat's side; TooLong once more than ``most`` positions were visited"},
+     "margin(hands, board, drawers, seat, stock_pos, guess, most=0, alpha, beta) -> two sides:\n"
+     "the future margin of the seat's side (exact inside (alpha, beta); outside, a bound that\n"
+     "proves so); TooLong once more than ``most`` positions were visited"},
     {"block", (PyCFunction)Search_block, METH_VARARGS,
      "block(hands) -> points per side of a blocked deal with these hands"},
     {"place", (PyCFunction)Search_place, METH_VARARGS,

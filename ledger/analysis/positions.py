@@ -147,9 +147,13 @@ def _solve_raw(st: State, options: bool, max_nodes: int, slots: int | None) -> _
                             threads=1)
         if st.phase == "playing" and st.to_move is None:
             raise NotAnalysable("who moves is not known")
-        opts = tuple(o.outcome for o in solver.options(st)) if options and \
-            st.phase == "playing" else ()
-        return solver.outcome(st, fresh=False), opts, None
+        if not options or st.phase != "playing":
+            return solver.outcome(st, fresh=False), (), None
+        found = solver.options(st)
+        # On an empty table the position's value is its best option's (``outcome`` would
+        # ask for them again).
+        best = solver.best_of(st, found) if st.table == 0 else solver.outcome(st, fresh=False)
+        return best, tuple(o.outcome for o in found), None
     except NotAnalysable as exc:  # TooLarge included: no value, the reason
         return None, (), str(exc)
 

@@ -116,6 +116,7 @@ PIPS_TOTAL = sum(PIPS)
 OTHER: tuple[tuple[int, ...], ...] = tuple(
     tuple(t.other(n) if t.has(n) else -1 for n in range(7)) for t in ALL_TILES)
 _INF = 1 << 20
+_C_INF = 30000  # _maxn.c's AB_INF: no bound on that side of a window
 # A move in the search: (points it scores << 24 | board id) << 5 | tile index.
 _TILE_BITS = 5
 _BOARD_BITS = 24
@@ -488,6 +489,8 @@ class DealSolver:
         if st.phase != "playing":
             return self._final(st)
         if st.table == 0:
+            if self.rules.sides == 2 and not self.rules.fives and self._native is not None:
+                return self._opening(st)
             return self.best_of(st, self.options(st))
         if self.rules.sides == 2:
             m0 = self.margin(st)
@@ -543,6 +546,50 @@ class DealSolver:
                     raise TooLarge(f"more than {self.position_limit:,} positions to solve "
                                    "exactly (max-n keeps every one)") from None
         raise AssertionError("unreachable")
+
+    def _opening(self, st: State) -> Outcome:
+        """The empty table's value, two sides without Fives: what ``best_of`` picks among
+        its options, each after the first only asked whether it beats the best so far (a
+        window of the C search's MTD(f)), so an opening tile that does not is not searched
+        to its exact value. The same outcome as valuing every option exactly."""
+        seat = st.to_move
+        assert seat is not None
+        side = self.rules.side_of(seat)
+        best: Outcome | None = None
+        for move in legal_moves(st):
+            child = self.play(st, move)
+            if best is None or child.phase != "playing":
+                got: Outcome | None = self.outcome(child)
+            else:
+                got = self._above(child, side, worth(self.rules, best, side))
+            # Only an option worth more than the best so far replaces it: the first best
+            # stays, as with ``best_of``.
+            if got is not None and (best is None or worth(self.rules, got, side)
+                                    > worth(self.rules, best, side)):
+                best = got
+        assert best is not None
+        return best
+
+    def _above(self, st: State, side: int, floor: int) -> Outcome | None:
+        """``st``'s outcome if it is worth more than ``floor`` to ``side``, else None."""
+        assert self._native is not None
+        p = self._load(st)
+        d = st.in_deal[side] - st.in_deal[1 - side]
+        # Worth to ``side``: d + m when the seat to move is on it, else d - m (m: the margin
+        # of the mover's side, what the C search answers).
+        mine = self._side[p] == side
+        alpha, beta = (floor - d, _C_INF) if mine else (-_C_INF, d - floor)
+        guess = alpha + 1 if mine else beta
+        try:
+            m = self._native.margin(tuple(st.hands), _board_code(st), self._drawers(st), p,
+                                    st.stock_pos if self.draws else 0, guess, self.max_nodes,
+                                    alpha, beta)
+        except _TooLong:
+            raise TooLarge(f"more than {self.max_nodes:,} positions to search") from None
+        if m <= alpha or m >= beta:
+            return None
+        m0 = m if self._side[p] == 0 else -m
+        return _add(tuple(st.in_deal), _split(m0))
 
     def options(self, st: State) -> list[Option]:
         """Every legal move at ``st`` with the outcome of best play after it."""

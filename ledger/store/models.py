@@ -22,6 +22,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     Table,
@@ -198,6 +199,25 @@ class KnowledgeReview(SQLModel, table=True):
     body: str = Field(sa_column=Column(Text, nullable=False))
 
 
+class JobClaim(SQLModel, table=True):
+    """A job a server process works out itself, claimed by it (``ledger.store.job_claims``):
+    its state and progress for every process, and its owner's last heartbeat (not a fact:
+    the row goes when the job's answer is kept)."""
+
+    __tablename__ = "job_claims"
+    __table_args__ = (Index("job_claims_match", "kind", "match_id"),)
+
+    key: str = Field(sa_column=Column(Text, primary_key=True))
+    kind: str = Field(sa_column=Column(Text, nullable=False))
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id"), nullable=False))
+    state: str = Field(sa_column=Column(Text, nullable=False))
+    done: int
+    total: int
+    error: str | None = Field(default=None, sa_column=Column(Text))
+    owner: str = Field(sa_column=Column(Text, nullable=False))
+    beat: datetime = Field(sa_column=Column(DateTime, nullable=False))
+
+
 def table(name: str) -> Table:
     return SQLModel.metadata.tables[name]
 
@@ -212,4 +232,5 @@ SNAPSHOTS = table("snapshots")
 ANALYSES = table("analyses")
 RECORDER_KEYS = table("recorder_keys")
 KNOWLEDGE_REVIEWS = table("knowledge_reviews")
+JOB_CLAIMS = table("job_claims")
 READ_MODELS = (DEAL_ROWS, SUMMARIES, PLAYER_TOTALS)
