@@ -18,6 +18,7 @@ from web.access import Access
 from web.access import install as install_access
 from web.analysis_backends import open_jobs
 from web.analysis_jobs import Settings
+from web.deps import page_threads
 from web.lang import LanguageCookie
 from web.page_cache import PageCache
 from web.routes import analysis, api, pages, players, record, replay_frames, whatif
@@ -34,6 +35,7 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.page_threads = page_threads()  # made on the loop the app serves from
         app.state.analysis_jobs = open_jobs(engine, analysis_settings or Settings.from_env())
         try:
             yield

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -9,8 +10,10 @@ from fastapi.responses import HTMLResponse
 
 from ledger.exports.formats import SHEET_FORMATS
 from ledger.replay import deals
+from ledger.store.handles import Session
+from web.analysis_jobs import ClientJobs
 from web.charts import score_race
-from web.deps import Jobs, MatchId, ReadSession
+from web.deps import Jobs, MatchId, ReadSession, page_work
 from web.lang import request_language
 from web.matchdata import StoredMatch, load_match
 from web.routes import knowledge
@@ -29,8 +32,14 @@ def _deal_steps(match: StoredMatch) -> dict[int, int]:
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def match_page(request: Request, match_id: MatchId, session: ReadSession, jobs: Jobs,
-               review: str | None = None) -> HTMLResponse:
+async def match_page(request: Request, match_id: MatchId, session: ReadSession, jobs: Jobs,
+                     review: str | None = None) -> HTMLResponse:
+    return await page_work(request, partial(_match_page, request, match_id, session, jobs,
+                                            review))
+
+
+def _match_page(request: Request, match_id: int, session: Session, jobs: ClientJobs,
+                review: str | None) -> HTMLResponse:
     lang = request_language(request)
     match = load_match(session.connection(), match_id)
     sheet = match.sheet()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from functools import cache
+from functools import cache, partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -27,7 +27,7 @@ from ledger.scoresheet import ScoreSheet
 from ledger.seatview import TABLE, Viewer
 from ledger.store.handles import Session
 from web.access import allowed_view
-from web.deps import DbInt, MatchId, ReadSession
+from web.deps import DbInt, MatchId, ReadSession, page_work
 from web.lang import request_language
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.replay_chart import match_chart, points_lost
@@ -121,8 +121,14 @@ def _deal_groups(match: ReplayMatch, fr: Frame, lang: Language) -> list[dict[str
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-def replay_page(request: Request, match_id: MatchId, session: ReadSession,
-                step: DbInt = 0, seat: SeatQuery = None) -> Response:
+async def replay_page(request: Request, match_id: MatchId, session: ReadSession,
+                      step: DbInt = 0, seat: SeatQuery = None) -> Response:
+    return await page_work(request, partial(_replay_page, request, match_id, session, step,
+                                            seat))
+
+
+def _replay_page(request: Request, match_id: int, session: Session, step: int,
+                 seat: str | None) -> Response:
     lang = request_language(request)
     base = f"/matches/{match_id}/replay"
     # A step before the first or past the last is the first or the last (issue 16): an
