@@ -87,8 +87,8 @@ def page_threads() -> anyio.CapacityLimiter:
 
 
 async def page_work(request: Request, work: Callable[[], T]) -> T:
-    """A heavy page's reads and rendering (the replay, a match's page) in the app's page
-    threads.
+    """A much read page's reads and rendering (the replay, a match's page, the API's list)
+    in the app's page threads.
 
     A plain route runs in the server's pool of 40 threads: under load every request in
     flight had its own, and they took the interpreter's lock from one another all the

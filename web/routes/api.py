@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from ledger.store import read, write
 from web.access import OwnerOnly, RecorderOnly, is_owner, require_key, sees_live_hands
-from web.deps import DbInt, MatchId, ReadSession, Writes, WriteSession
+from web.deps import DbInt, MatchId, ReadSession, Writes, WriteSession, page_work
 from web.redact import redact_live
 
 router = APIRouter(prefix="/api", tags=["matches"])
@@ -94,15 +94,14 @@ def append_event(_: RecorderOnly, match_id: MatchId, body: EventIn,
 
 @router.get("/matches", summary="List matches, newest first",
             response_model=dict[str, Any])
-def list_matches(session: ReadSession, preset: str | None = None,
-                 player: str | None = None, status: str | None = None,
-                 ok: bool | None = None, origin: str | None = None,
-                 limit: Annotated[int, Query(ge=1, le=read.MAX_PAGE)] = 50,
-                 offset: Annotated[DbInt, Query(ge=0)] = 0) -> Response:
-    page = read.list_matches(session.connection(), preset=preset, player=player,
-                                status=status, ok=ok, origin=origin, limit=limit,
-                                offset=offset)
-    return _json(page.to_dict())
+async def list_matches(request: Request, session: ReadSession, preset: str | None = None,
+                       player: str | None = None, status: str | None = None,
+                       ok: bool | None = None, origin: str | None = None,
+                       limit: Annotated[int, Query(ge=1, le=read.MAX_PAGE)] = 50,
+                       offset: Annotated[DbInt, Query(ge=0)] = 0) -> Response:
+    return await page_work(request, lambda: _json(read.list_matches(
+        session.connection(), preset=preset, player=player, status=status, ok=ok,
+        origin=origin, limit=limit, offset=offset).to_dict()))
 
 
 def _json(answer: dict[str, Any]) -> Response:
