@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 from sqlalchemy import update
-from webtest_support import expected_report, free_port, ledger_with, serving
+from webtest_support import expected_report, free_port, ledger_with, serving, wait_until_served
 
 from ledger.store import analyses, db, job_claims
 from ledger.store.models import JOB_CLAIMS
@@ -95,19 +95,6 @@ def _serve(port: int, url: str) -> subprocess.Popen[bytes]:
                             stderr=subprocess.PIPE)
 
 
-def _up(server: subprocess.Popen[bytes], base: str) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        assert server.poll() is None, server.stderr.read() if server.stderr else ""
-        try:
-            if httpx.get(f"{base}/api/matches", timeout=5).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "serve --workers 2 did not answer"
-        time.sleep(0.2)
-
-
 def test_serve_with_two_workers_answers_one_progress(tmp_path: Path) -> None:
     url, mid = ledger_with(tmp_path, QUICK)
     port = free_port()
@@ -116,7 +103,7 @@ def test_serve_with_two_workers_answers_one_progress(tmp_path: Path) -> None:
     engine = db.open_db(url)
     path = f"/api/matches/{mid}/knowledge"
     try:
-        _up(server, base)
+        wait_until_served(server, f"{base}/api/matches")
         # Each request on a connection of its own: the kernel hands it to either process.
         close = {**JSON, "Connection": "close"}
         with httpx.Client(base_url=base, timeout=60) as c:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from webtest_support import free_port
+from webtest_support import free_port, wait_until_served
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,16 +48,8 @@ def test_two_workers_serve_and_end_with_their_supervisor(tmp_path: Path) -> None
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     workers: list[int] = []
     try:
+        wait_until_served(server, f"http://127.0.0.1:{port}/matches")
         deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, server.stderr.read() if server.stderr else ""
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/matches", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "serve --workers 2 did not answer"
-            time.sleep(0.2)
         while len(workers) < 2 and time.monotonic() < deadline:
             workers = [p for p in _children(server.pid)
                        if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -34,6 +35,22 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_until_served(server: subprocess.Popen[bytes], url: str, seconds: float = 60) -> None:
+    """Wait for a started ``serve`` process to answer ``url`` with 200; its stderr if it ends."""
+    import httpx
+
+    deadline = time.monotonic() + seconds
+    while True:
+        assert server.poll() is None, server.stderr.read() if server.stderr else ""
+        try:
+            if httpx.get(url, timeout=5).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, f"serve did not answer {url}"
+        time.sleep(0.2)
 
 
 @contextmanager
