@@ -89,7 +89,7 @@ class Tally:
     errors: int = 0
     first_error: str = ""
 
-    def line(self, seconds: float) -> dict[str, float]:
+    def line(self, seconds: float) -> dict[str, Any]:
         ordered = sorted(self.times) or [0.0]
 
         def pct(q: float) -> float:
@@ -237,6 +237,43 @@ def _start_server(db: Path, workers: int | None, tree: Path | None = None
         time.sleep(0.2)
 
 
+def _tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of ``pid`` and every process under it (Linux /proc);
+    None elsewhere. Per request it says more than requests per second on a shared machine."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    stats: dict[int, list[str]] = {}
+    try:
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+    except OSError:
+        return None
+    if pid not in stats:
+        return None
+    tree, grew = {pid}, True
+    while grew:
+        more = {p for p, f in stats.items() if int(f[1]) in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(int(stats[p][11]) + int(stats[p][12]) for p in tree) / tick
+
+
+def _served(proc: subprocess.Popen[bytes], base: str, kind: str, args: argparse.Namespace,
+            ledger: Ledger, live: list[dict[str, Any]]) -> dict[str, Any]:
+    """One kind's line, with the server's CPU per request when it can be read."""
+    before = _tree_cpu(proc.pid)
+    tally = _measure(base, kind, args, ledger, live)
+    after = _tree_cpu(proc.pid)
+    got = tally.line(args.seconds)
+    if before is not None and after is not None and tally.times:
+        got["cpu_ms"] = 1000 * (after - before) / len(tally.times)
+    got["first_error"] = tally.first_error
+    return got
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     try:
@@ -246,9 +283,14 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(10)
 
 
-def _print_line(label: str, kind: str, got: dict[str, float], anchor: dict[str, float] | None,
-                first_error: str) -> None:
+def _print_line(label: str, kind: str, got: dict[str, Any], anchor: dict[str, Any] | None
+                ) -> None:
+    first_error = got.get("first_error", "")
     ratio = f"  {got['rps'] / anchor['rps']:.2f}x the anchor" if anchor and anchor["rps"] else ""
+    if "cpu_ms" in got:
+        ratio += f"  server CPU {got['cpu_ms']:.2f} ms/req"
+        if anchor and anchor.get("cpu_ms"):
+            ratio += f" ({anchor['cpu_ms'] / got['cpu_ms']:.2f}x less)"
     before = ISSUE_BEFORE.get(kind)
     issue = f"  {got['rps'] / before:.1f}x issue 19's {before:g}/s" if before else ""
     print(f"{label} {kind:7s} {got['rps']:7.1f} req/s  p50 {got['p50'] * 1000:6.0f} ms"
@@ -283,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--anchor-workers needs --anchor DIR")
         return _side_by_side(args)
     ledger, live = _prepare(args)
-    anchors: dict[str, dict[str, float]] = {}
+    anchors: dict[str, dict[str, Any]] = {}
     runs: list[tuple[str, int | None, Path | None]] = [
         (f"workers={n}", n, None) for n in args.workers]
     if args.anchor is not None:
@@ -294,10 +336,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for kind in args.kinds:
                 cpu = resource.getrusage(resource.RUSAGE_SELF)
-                tally = _measure(base, kind, args, ledger, live)
+                got = _served(proc, base, kind, args, ledger, live)
                 used = resource.getrusage(resource.RUSAGE_SELF)
-                got = tally.line(args.seconds)
-                _print_line(label, kind, got, anchors.get(kind), tally.first_error)
+                _print_line(label, kind, got, anchors.get(kind))
                 spent = used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime
                 print(f"    client CPU {spent:.1f} s", flush=True)
                 anchors.setdefault(kind, got)
@@ -333,11 +374,10 @@ def _side_by_side(args: argparse.Namespace) -> int:
     try:
         servers.append((f"workers={n}", *_start_server(args.db, n)))
         for kind in args.kinds:
-            anchor: dict[str, float] | None = None
-            for label, _proc, base in servers:
-                tally = _measure(base, kind, args, ledger, live)
-                got = tally.line(args.seconds)
-                _print_line(label, kind, got, anchor, tally.first_error)
+            anchor: dict[str, Any] | None = None
+            for label, proc, base in servers:
+                got = _served(proc, base, kind, args, ledger, live)
+                _print_line(label, kind, got, anchor)
                 anchor = anchor or got
             print(f"    load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
                   flush=True)

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from ledger.store.db import open_db
+from ledger.store.read import QuickVersions
 from ledger.store.writer import Writer
 from web import errors
 from web.access import Access
@@ -40,6 +41,8 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
         try:
             yield
         finally:
+            if app.state.quick_versions is not None:
+                app.state.quick_versions.close()
             app.state.analysis_jobs.close()
             app.state.writer.close()
             engine.dispose()
@@ -47,6 +50,7 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     # /docs is served from local files by the pages, never from a CDN.
     app = FastAPI(title="domino-ledger", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.engine = engine
+    app.state.quick_versions = QuickVersions.of(engine)  # what a kept page is keyed by
     app.state.writer = Writer(engine)  # the live API's appends, in turn (its thread: lazily)
     errors.install(app)
     # Pages, JSON and static files go out gzipped (web.assets sends its own, precompressed);

@@ -34,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.store.errors import database_errors
 from ledger.store.handles import Engine
-from ledger.store.read import Version, ledger_version, match_version
+from ledger.store.read import EngineVersions, QuickVersions, Version
 from web.access import KEY_COOKIE, OWNER_COOKIE
 from web.lang import request_language
 
@@ -47,12 +47,12 @@ KEY_PREFIX = KEY_COOKIE.split("{", 1)[0]
 Key = tuple[str, str, str, bool, Version, int]
 
 
-def _version(engine: Engine, path: str) -> Version | None:
+def _version(versions: QuickVersions | EngineVersions, path: str) -> Version | None:
     """What the answer at ``path`` is kept by; None: it is not kept."""
     if path in PATHS:
-        return ledger_version(engine)
+        return versions.ledger()
     page = MATCH_PAGE.fullmatch(path)
-    return match_version(engine, int(page.group(1))) if page else None
+    return versions.match(int(page.group(1))) if page else None
 
 
 class PageCache:
@@ -76,11 +76,15 @@ class PageCache:
         if _credentialed(request):  # what it may see can differ: never kept, never served
             await self.app(scope, receive, send)
             return
-        engine: Engine = request.app.state.engine
-        # In a thread: waiting for a pooled connection must never hold up the event loop
-        # (the requests that would give theirs back need it to finish).
+        quick: QuickVersions | None = getattr(request.app.state, "quick_versions", None)
         try:
-            version = await run_in_threadpool(_version, engine, path)
+            if quick is not None:  # a SQLite file: read here, in microseconds
+                version = _version(quick, path)
+            else:
+                # In a thread: waiting for a pooled connection must never hold up the event
+                # loop (the requests that would give theirs back need it to finish).
+                engine: Engine = request.app.state.engine
+                version = await run_in_threadpool(_version, EngineVersions(engine), path)
         except database_errors():  # the app's own reads meet it too, and answer it (a 503)
             version = None
         if version is None:  # a match that is not there: the app says so

@@ -42,11 +42,18 @@ from ledger.store.queries import (
     record_of,
     score_sheet,
 )
-from ledger.store.versions import Version, ledger_version, match_version
+from ledger.store.versions import (
+    EngineVersions,
+    QuickVersions,
+    Version,
+    ledger_version,
+    match_version,
+)
 
 __all__ = [
-    "AUDITS", "COUNT_CAP", "MAX_PAGE", "RESULTS", "SORTS", "BadFilter", "Filters", "ListPage",
-    "Page", "ReplayUnavailable", "Row", "StoredMatch", "Version", "counts", "current_reviews",
+    "AUDITS", "COUNT_CAP", "MAX_PAGE", "RESULTS", "SORTS", "BadFilter", "EngineVersions",
+    "Filters", "ListPage", "Page", "QuickVersions", "ReplayUnavailable", "Row", "StoredMatch",
+    "Version", "counts", "current_reviews",
     "events_of", "fingerprint", "found_names", "get_match", "knowledge_report",
     "knowledge_reports", "ledger_version", "list_matches", "list_page", "load_match",
     "match_version", "player_names", "player_totals", "points_lost", "record_of",
