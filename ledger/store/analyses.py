@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, select, text
+from sqlalchemy import bindparam, delete, select, text
 from sqlalchemy.engine import Connection
 
 from ledger.store.errors import MatchNotFound
@@ -31,15 +31,20 @@ class Head:
     hash: bytes
 
 
+# Built once: every page that shows or asks for an analysis or a review reads the head
+# (SQLAlchemy builds and keys a statement per call otherwise).
+_HEAD = (select(EVENTS.c.seq, EVENTS.c.hash).where(EVENTS.c.match_id == bindparam("match"))
+         .order_by(EVENTS.c.seq.desc()).limit(1))
+_MATCH = select(MATCHES.c.id).where(MATCHES.c.id == bindparam("match"))
+
+
 def head(conn: Connection, match_id: int) -> Head | None:
     """The match's last stored event (None: it has none yet); ``MatchNotFound`` if there
     is no such match."""
-    row = conn.execute(select(EVENTS.c.seq, EVENTS.c.hash)
-                       .where(EVENTS.c.match_id == match_id)
-                       .order_by(EVENTS.c.seq.desc()).limit(1)).one_or_none()
+    row = conn.execute(_HEAD, {"match": match_id}).one_or_none()
     if row is not None:
         return Head(int(row.seq), bytes(row.hash))
-    if conn.execute(select(MATCHES.c.id).where(MATCHES.c.id == match_id)).first() is None:
+    if conn.execute(_MATCH, {"match": match_id}).first() is None:
         raise MatchNotFound(match_id)
     return None
 

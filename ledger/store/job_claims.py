@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ledger.store.jobqueue import JobKey
@@ -75,12 +75,17 @@ def standing(conn: Connection, key: JobKey, lease: float = LEASE) -> Claim | Non
     return got if got.alive(now(), lease) else None
 
 
+# Built once: a match's page asks it at every visit (SQLAlchemy builds and keys a
+# statement per call otherwise).
+_OF_MATCH = select(JOB_CLAIMS.c.key, *_COLUMNS).where(
+    JOB_CLAIMS.c.kind == bindparam("kind"), JOB_CLAIMS.c.match_id == bindparam("match"))
+
+
 def of_match(conn: Connection, kind: str, match_id: int, lease: float = LEASE
              ) -> dict[JobKey, Claim]:
     """Every claim of ``kind`` for the match that holds (a page that knows the match's
     head but not the rest of a key: a knowledge review's samples)."""
-    rows = conn.execute(select(JOB_CLAIMS.c.key, *_COLUMNS).where(
-        JOB_CLAIMS.c.kind == kind, JOB_CLAIMS.c.match_id == match_id))
+    rows = conn.execute(_OF_MATCH, {"kind": kind, "match": match_id})
     at = now()
     out = {}
     for row in rows:

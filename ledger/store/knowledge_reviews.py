@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, func, select, text
+from sqlalchemy import bindparam, delete, func, select, text
 from sqlalchemy.engine import Connection
 
 from ledger.store.analyses import Head, head
@@ -47,15 +47,21 @@ def put(conn: Connection, match_id: int, at: Head, samples: int, version: str,
                         "version": version, "body": orjson.dumps(body).decode()})
 
 
+# Built once: a match's page asks it at every visit.
+_CURRENT = (select(KNOWLEDGE_REVIEWS.c.body).where(
+    KNOWLEDGE_REVIEWS.c.match_id == bindparam("match"),
+    KNOWLEDGE_REVIEWS.c.head_hash == bindparam("hash"),
+    KNOWLEDGE_REVIEWS.c.version == bindparam("version"))
+    .order_by(KNOWLEDGE_REVIEWS.c.samples.desc()).limit(1))
+
+
 def current(conn: Connection, match_id: int, version: str) -> dict[str, Any] | None:
     """The kept review for the match's head as stored now (the most samples if several)."""
     at = head(conn, match_id)
     if at is None:
         return None
-    row = conn.execute(select(KNOWLEDGE_REVIEWS.c.body).where(
-        KNOWLEDGE_REVIEWS.c.match_id == match_id, KNOWLEDGE_REVIEWS.c.head_hash == at.hash,
-        KNOWLEDGE_REVIEWS.c.version == version)
-        .order_by(KNOWLEDGE_REVIEWS.c.samples.desc()).limit(1)).one_or_none()
+    row = conn.execute(_CURRENT, {"match": match_id, "hash": at.hash, "version": version}
+                       ).one_or_none()
     if row is None:
         return None
     body = orjson.loads(row.body)

@@ -11,8 +11,8 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import func, select
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy import Text, bindparam, cast, func, select
+from sqlalchemy.engine import Connection
 
 from ledger.corrections import standing_rows
 from ledger.formats.reader import MatchRecord, parse_match
@@ -45,32 +45,48 @@ def _hex(value: bytes | None) -> str | None:
     return None if value is None else bytes(value).hex()
 
 
-def _match_item(r: RowMapping) -> dict[str, Any]:
-    seats = list(r["seats"])
-    winner = r["winner"]
-    last_seq = r["last_seq"]
+def _match_item(r: Any, fragments: bool = False) -> dict[str, Any]:
+    """A match of a list as the API gives it; its JSON columns come as stored text, kept
+    as is (``fragments``: orjson writes the text itself, for an answer written as JSON at
+    once) or read."""
+    seats = orjson.loads(r.seats)
+    json = orjson.Fragment if fragments else orjson.loads
+    winner = r.winner
+    last_seq = r.last_seq
     return {
-        "id": r["id"], "origin": r["origin"], "preset": r["preset"], "seats": seats,
-        "options": r["options"], "source": r["source"], "started_at": r["started_at"],
-        "status": r["status"], "ok": r["ok"], "errors": r["errors"], "warnings": r["warnings"],
-        "imported_from": r["imported_from"], "created_at": iso(r["created_at"]),
-        "events": r["events"] or 0, "deals": r["deals"] or 0, "scores": r["scores"],
+        "id": r.id, "origin": r.origin, "preset": r.preset, "seats": seats,
+        "options": json(r.options), "source": None if r.source is None else json(r.source),
+        "started_at": r.started_at, "status": r.status, "ok": r.ok, "errors": r.errors,
+        "warnings": r.warnings, "imported_from": r.imported_from,
+        "created_at": iso(r.created_at), "events": r.events or 0, "deals": r.deals or 0,
+        "scores": None if r.scores is None else json(r.scores),
         "winner": winner, "winner_name": seats[winner] if winner is not None
         and 0 <= winner < len(seats) else None,
-        "complete": bool(r["complete"]), "end_reason": r["end_reason"],
+        "complete": bool(r.complete), "end_reason": r.end_reason,
         "next_seq": 0 if last_seq is None else last_seq + 1,
-        "head_hash": _hex(r["head_hash"]),
+        "head_hash": _hex(r.head_hash),
     }
 
 
-def _match_select() -> Any:
-    return (select(MATCHES.c.id, MATCHES.c.origin, MATCHES.c.preset, MATCHES.c.seats,
-                   MATCHES.c.options, MATCHES.c.source, MATCHES.c.started_at, MATCHES.c.status,
-                   MATCHES.c.ok, MATCHES.c.errors, MATCHES.c.warnings, MATCHES.c.imported_from,
-                   MATCHES.c.created_at, SUMMARIES.c.events, SUMMARIES.c.deals,
-                   SUMMARIES.c.scores, SUMMARIES.c.winner, SUMMARIES.c.complete,
-                   SUMMARIES.c.end_reason, SUMMARIES.c.last_seq, SUMMARIES.c.head_hash)
-            .select_from(MATCHES.outerjoin(SUMMARIES, SUMMARIES.c.match_id == MATCHES.c.id)))
+def _text(column: Any) -> Any:
+    """A JSON column as its stored text (PostgreSQL's driver would read json into objects)."""
+    return cast(column, Text).label(column.name)
+
+
+# Built once: SQLAlchemy builds and keys a statement per call otherwise (a third of a
+# 50-match page's time in the store), and the unfiltered list is the one most asked for.
+_MATCH_SELECT = (
+    select(MATCHES.c.id, MATCHES.c.origin, MATCHES.c.preset, _text(MATCHES.c.seats),
+           _text(MATCHES.c.options), _text(MATCHES.c.source), MATCHES.c.started_at,
+           MATCHES.c.status, MATCHES.c.ok, MATCHES.c.errors, MATCHES.c.warnings,
+           MATCHES.c.imported_from, MATCHES.c.created_at, SUMMARIES.c.events,
+           SUMMARIES.c.deals, _text(SUMMARIES.c.scores), SUMMARIES.c.winner,
+           SUMMARIES.c.complete, SUMMARIES.c.end_reason, SUMMARIES.c.last_seq,
+           SUMMARIES.c.head_hash)
+    .select_from(MATCHES.outerjoin(SUMMARIES, SUMMARIES.c.match_id == MATCHES.c.id)))
+_ALL_PAGE = (_MATCH_SELECT.order_by(MATCHES.c.id.desc())
+             .limit(bindparam("limit")).offset(bindparam("offset")))
+_ALL_COUNT = select(func.count()).select_from(MATCHES)
 
 
 def list_matches(conn: Connection, *, preset: str | None = None, player: str | None = None,
@@ -78,20 +94,43 @@ def list_matches(conn: Connection, *, preset: str | None = None, player: str | N
                  limit: int = 50, offset: int = 0) -> Page:
     """Matches newest first, filtered (``player``: the exact name), one page of them
     with the total count (the matches page's conditions: ``ledger.store.matchlist``)."""
+    return _list(conn, Filters(table=preset, audit=_audit(ok), status=status, origin=origin),
+                 player, limit, offset, fragments=False)
+
+
+def list_matches_json(conn: Connection, *, preset: str | None = None,
+                      player: str | None = None, status: str | None = None,
+                      ok: bool | None = None, origin: str | None = None, limit: int = 50,
+                      offset: int = 0) -> bytes:
+    """``list_matches``'s page written as JSON, its JSON columns copied as stored."""
+    page = _list(conn, Filters(table=preset, audit=_audit(ok), status=status, origin=origin),
+                 player, limit, offset, fragments=True)
+    return orjson.dumps(page.to_dict())
+
+
+def _audit(ok: bool | None) -> str | None:
+    return None if ok is None else "ok" if ok else "faulty"
+
+
+def _list(conn: Connection, filters: Filters, player: str | None, limit: int, offset: int,
+          fragments: bool) -> Page:
     limit = max(1, min(limit, MAX_PAGE))
     offset = max(0, offset)
-    audit = None if ok is None else "ok" if ok else "faulty"
-    conds = conditions(conn, Filters(table=preset, audit=audit, status=status, origin=origin),
-                       None if player is None else [searchable(player)])
-    total = conn.execute(select(func.count()).select_from(MATCHES).where(*conds)).scalar_one()
-    rows = conn.execute(_match_select().where(*conds).order_by(MATCHES.c.id.desc())
-                        .limit(limit).offset(offset)).mappings()
-    return Page([_match_item(r) for r in rows], int(total), limit, offset)
+    conds = conditions(conn, filters, None if player is None else [searchable(player)])
+    if conds:
+        total = conn.execute(select(func.count()).select_from(MATCHES).where(*conds)
+                             ).scalar_one()
+        rows = conn.execute(_MATCH_SELECT.where(*conds).order_by(MATCHES.c.id.desc())
+                            .limit(limit).offset(offset))
+    else:
+        total = conn.execute(_ALL_COUNT).scalar_one()
+        rows = conn.execute(_ALL_PAGE, {"limit": limit, "offset": offset})
+    return Page([_match_item(r, fragments) for r in rows], int(total), limit, offset)
 
 
 def get_match(conn: Connection, match_id: int) -> dict[str, Any]:
     """One match: header, status, audit findings, summary and score sheet."""
-    r = conn.execute(_match_select().where(MATCHES.c.id == match_id)).mappings().one_or_none()
+    r = conn.execute(_MATCH_SELECT.where(MATCHES.c.id == match_id)).one_or_none()
     if r is None:
         raise MatchNotFound(match_id)
     out = _match_item(r)

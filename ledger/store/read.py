@@ -38,6 +38,7 @@ from ledger.store.queries import (
     events_of,
     get_match,
     list_matches,
+    list_matches_json,
     player_totals,
     record_of,
     score_sheet,
@@ -55,7 +56,8 @@ __all__ = [
     "Filters", "ListPage", "Page", "QuickVersions", "ReplayUnavailable", "Row", "StoredMatch",
     "Version", "counts", "current_reviews",
     "events_of", "fingerprint", "found_names", "get_match", "knowledge_report",
-    "knowledge_reports", "ledger_version", "list_matches", "list_page", "load_match",
+    "knowledge_reports", "ledger_version", "list_matches", "list_matches_json",
+    "list_page", "load_match",
     "match_version", "player_names", "player_totals", "points_lost", "record_of",
     "score_sheet", "stored_plays",
 ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Query, Request, Response, status
 from pydantic import BaseModel, Field
 
@@ -99,15 +98,9 @@ async def list_matches(request: Request, session: ReadSession, preset: str | Non
                        ok: bool | None = None, origin: str | None = None,
                        limit: Annotated[int, Query(ge=1, le=read.MAX_PAGE)] = 50,
                        offset: Annotated[DbInt, Query(ge=0)] = 0) -> Response:
-    return await page_work(request, lambda: _json(read.list_matches(
+    return await page_work(request, lambda: Response(read.list_matches_json(
         session.connection(), preset=preset, player=player, status=status, ok=ok,
-        origin=origin, limit=limit, offset=offset).to_dict()))
-
-
-def _json(answer: dict[str, Any]) -> Response:
-    """JSON as orjson writes it: FastAPI's own encoding of a 50-match page took 6 ms of
-    the answer's 17 (the store gives plain values: strings, numbers, lists)."""
-    return Response(orjson.dumps(answer), media_type="application/json")
+        origin=origin, limit=limit, offset=offset), media_type="application/json"))
 
 
 @router.get("/matches/{match_id}", summary="One match: summary, score sheet, findings")
