@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ledger.store.models import HEADS
@@ -26,10 +26,14 @@ def start(conn: Connection, match_id: int, events: int = 0, last: bytes | None =
     conn.execute(insert(HEADS), [{"match_id": match_id, "events": events, "head_hash": last}])
 
 
+# Built once: every live append moves its match's head.
+_ADVANCE = (update(HEADS).where(HEADS.c.match_id == bindparam("match"))
+            .values(events=bindparam("events"), head_hash=bindparam("last")))
+
+
 def advance(conn: Connection, match_id: int, events: int, last: bytes) -> None:
     """Move a live match's head to its new last event (a match without one gets it)."""
-    done = conn.execute(update(HEADS).where(HEADS.c.match_id == match_id)
-                        .values(events=events, head_hash=last))
+    done = conn.execute(_ADVANCE, {"match": match_id, "events": events, "last": last})
     if done.rowcount == 0:
         start(conn, match_id, events, last)
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import delete, insert, or_, select, text, update
+from sqlalchemy import bindparam, delete, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from ledger.corrections import UNDO, standing_rows
@@ -56,13 +56,19 @@ def insert_model(conn: Connection, model: ReadModel) -> None:
     add_totals(conn, model.totals)
 
 
+# Built once: a live append moves its match's summary every time (SQLAlchemy builds and
+# keys a statement per call otherwise, a good part of an append in the writer's thread).
+_UPDATE_SUMMARY = (update(SUMMARIES).where(SUMMARIES.c.match_id == bindparam("new_match_id"))
+                   .values({c.name: bindparam(f"new_{c.name}") for c in SUMMARIES.c
+                            if c.name != "match_id"}))
+
+
 def replace_model(conn: Connection, old: ReadModel | None, new: ReadModel) -> None:
     """Move a match's read model from ``old`` to ``new`` (live recording)."""
     if old is None:
         insert_model(conn, new)
         return
-    conn.execute(update(SUMMARIES).where(SUMMARIES.c.match_id == new.match_id)
-                 .values(**{k: v for k, v in new.summary.items() if k != "match_id"}))
+    conn.execute(_UPDATE_SUMMARY, {f"new_{k}": v for k, v in new.summary.items()})
     # A deal row whose scoring was taken back (an undo) goes; its deal may be scored anew.
     seqs = {d["deal"]: d["seq"] for d in new.deals}
     gone = [d["deal"] for d in old.deals if seqs.get(d["deal"]) != d["seq"]]
