@@ -83,7 +83,7 @@ class QuickVersions:
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            db = sqlite3.connect(self._path, timeout=5, isolation_level=None,
+            db = sqlite3.connect(self._path, timeout=0.2, isolation_level=None,
                                  check_same_thread=False)
             db.execute("PRAGMA query_only=1")
             self._db = db
