@@ -4,11 +4,13 @@ click on its points, Plotly's toolbar clear of the legends; one numbering of the
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webtest_support import Server
+from webtest_support import Server, serving
 
 pytestmark = pytest.mark.browser
 
@@ -120,10 +122,22 @@ def test_the_score_race_keeps_its_legend_clear_of_the_toolbar(page: Any,
     assert not _overlap(page, "#score-race")
 
 
-def test_a_point_of_the_analysis_chart_opens_its_move(page: Any, server: Server) -> None:
+@pytest.fixture
+def own_jobs(server: Server) -> Iterator[Server]:
+    """A second app over the same ledger with analysis workers of its own: the deals other
+    tests asked the shared server to analyse (a 4-seat deal takes minutes on a loaded
+    machine) never queue ahead of this one's."""
+    from web.app import create_app
+
+    app = create_app(server.db_url)
+    with serving(app) as url:
+        yield dataclasses.replace(server, url=url, app=app)
+
+
+def test_a_point_of_the_analysis_chart_opens_its_move(page: Any, own_jobs: Server) -> None:
     """Point k of the Analysis panel's chart is the k-th move of the deal on the table."""
-    match = server.id_of("domena-2.json")
-    page.goto(f"{server.url}/matches/{match}/replay?step=3&analysis=1")
+    match = own_jobs.id_of("domena-2.json")
+    page.goto(f"{own_jobs.url}/matches/{match}/replay?step=3&analysis=1")
     page.wait_for_selector("#analysis-chart .scatterlayer .trace .point", timeout=90_000)
     moves = page.evaluate("""() => [...document.querySelectorAll('.deal-group.current .ev')]
         .filter(li => /\\bev-(play|draw|pass)\\b/.test(li.className))
