@@ -4,6 +4,7 @@
                               [--workers 1 2] [--kinds list match replay api append]
                               [--db artifacts/bench-load.db] [--anchor DIR]
                               [--anchor-workers N] [--anchor-db PATH]
+                              [--tree-workers M] [--rounds R]
 
 Fills a SQLite ledger with generated matches (ledger/sim, through the store's importer;
 kept and reused, as benchmarks/web.py does), then for each worker count starts the real
@@ -16,8 +17,11 @@ Prints requests per second, p50/p95/p99/max of the round trip, and errors (any a
 2xx, or no answer within 30 s). The anchor comes first and the other lines are given as
 ratios to it: with ``--anchor DIR``, the code of another tree (e.g. ``git archive`` of the
 commit before a change, its ``serve`` run as it was: one process), else the first worker
-count. With ``--anchor-workers N`` both are served by N processes at once and take turns
-kind by kind, so that the anchor and this tree meet the same load on a shared machine.
+count. With ``--anchor-workers N`` both are served at once, by N processes each (0: the
+anchor's ``serve`` without the option, one process, as it was; ``--tree-workers M``: this
+tree by M), and take turns kind by kind, so that the anchor and this tree meet the same
+load on a shared machine; ``--rounds R`` takes R turns per kind and ends with the median
+of the R ratios (requests per second, and server CPU per request).
 An anchor older than this ledger's schema serves its own ledger (``--anchor-db``: the same
 generated matches, imported by the anchor's own ``benchmarks/web.py`` fill).
 Bounded (a fixed time per kind, one request in flight per client) and loopback only. The
@@ -34,6 +38,7 @@ import os
 import random
 import resource
 import sqlite3
+import statistics
 import subprocess
 import sys
 import time
@@ -314,7 +319,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--anchor-workers", type=int, default=None, metavar="N",
                         help="the anchor served by N processes too, started beside this "
                              "tree's with the same N, the two taking turns kind by kind "
-                             "(so both meet the same load on a shared machine)")
+                             "(so both meet the same load on a shared machine); 0: the "
+                             "anchor's serve without the option (one process)")
+    parser.add_argument("--tree-workers", type=int, default=None, metavar="M",
+                        help="with --anchor-workers: this tree's processes (default: N)")
+    parser.add_argument("--rounds", type=int, default=1, metavar="R",
+                        help="with --anchor-workers: turns per kind, then the medians")
     parser.add_argument("--anchor-db", type=Path, default=None, metavar="PATH",
                         help="the anchor's own ledger, for an anchor older than this "
                              "ledger's schema: the same generated matches imported by the "
@@ -365,25 +375,40 @@ def _measure(base: str, kind: str, args: argparse.Namespace, ledger: Ledger,
 
 
 def _side_by_side(args: argparse.Namespace) -> int:
-    """The anchor and this tree, each ``--anchor-workers`` processes, both serving the
-    same ledger; per kind the anchor's turn, then this tree's, then the load average."""
+    """The anchor and this tree, both serving the same matches at once; per kind the
+    anchor's turn, then this tree's, then the load average, ``--rounds`` times."""
     ledger, live = _prepare(args)
     n = args.anchor_workers
-    servers = [("anchor   ", *_start_server(args.anchor_db or args.db, n,
+    m = n if args.tree_workers is None else args.tree_workers
+    servers = [("anchor   ", *_start_server(args.anchor_db or args.db, n or None,
                                               args.anchor.resolve()))]
+    ratios: dict[str, list[tuple[float, float]]] = {}
     try:
-        servers.append((f"workers={n}", *_start_server(args.db, n)))
-        for kind in args.kinds:
-            anchor: dict[str, Any] | None = None
-            for label, proc, base in servers:
-                got = _served(proc, base, kind, args, ledger, live)
-                _print_line(label, kind, got, anchor)
-                anchor = anchor or got
-            print(f"    load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
-                  flush=True)
+        servers.append((f"workers={m}", *_start_server(args.db, m)))
+        for _ in range(args.rounds):
+            for kind in args.kinds:
+                anchor: dict[str, Any] | None = None
+                for label, proc, base in servers:
+                    got = _served(proc, base, kind, args, ledger, live)
+                    _print_line(label, kind, got, anchor)
+                    if anchor is not None and anchor["rps"]:
+                        ratios.setdefault(kind, []).append(
+                            (got["rps"] / anchor["rps"],
+                             anchor.get("cpu_ms", 0.0) / got["cpu_ms"] if got.get("cpu_ms")
+                             else 0.0))
+                    anchor = anchor or got
+                print(f"    load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+                      flush=True)
     finally:
         for _label, proc, _base in servers:
             _stop(proc)
+    if args.rounds > 1:
+        for kind, got in ratios.items():
+            rps = sorted(r for r, _ in got)
+            print(f"median of {len(got)} turns, {kind:7s}: {statistics.median(rps):.2f}x the "
+                  f"anchor's requests/s (each: {' '.join(f'{r:.2f}' for r in rps)}); "
+                  f"{statistics.median(c for _, c in got):.2f}x less server CPU per request",
+                  flush=True)
     return 0
 
 
