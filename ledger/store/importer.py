@@ -168,17 +168,19 @@ _DEAL_COLUMNS = ("match_id", "deal", "seq", "result", "winner", "points", "score
                  "leader", "pips")
 _SQLITE_DEALS = (f"INSERT INTO deal_rows ({', '.join(_DEAL_COLUMNS)}) "
                  f"VALUES ({', '.join('?' * len(_DEAL_COLUMNS))})")
-# A match's event rows in one statement: SQLite reads Prepared.rows_json and cuts the
-# hashes out of Prepared.hashes itself, so no Python object is made per row or value.
-# The values are those the row-by-row insert binds: integers, text and 32-byte blobs.
+# A match's event rows in one statement: SQLite cuts them out of the match's SqliteRows
+# (payloads from a JSON array, index, kind and type from fixed-width bytes) and the hashes
+# out of Prepared.hashes itself, so no Python object is made per row or value. The values
+# are those the row-by-row insert binds: integers, text and 32-byte blobs.
+_AT = "?5 * key + "
+_KIND_BYTES = f"CAST(substr(?4, {_AT}11, 3) AS INTEGER)"
 _SQLITE_EVENTS = (
     f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
-    "SELECT ?1, key, {0}, {1}, {2}, {3}, ?2, substr(?3, key * 32 + 1, 32), "
-    "substr(?3, key * 32 + 33, 32) FROM json_each(?4) ORDER BY key"
-).format(*(
-    # value ->> n is SQLite 3.38's; json_extract gives the same values on older ones.
-    f"value ->> {n}" if sqlite3.sqlite_version_info >= (3, 38) else
-    f"json_extract(value, '$[{n}]')" for n in range(4)))
+    f"SELECT ?1, key, CAST(substr(?4, {_AT}1, 10) AS INTEGER), "
+    f"CAST(substr(?4, {_AT}17, {_KIND_BYTES}) AS TEXT), "
+    f"CAST(substr(?4, {_AT}17 + {_KIND_BYTES}, CAST(substr(?4, {_AT}14, 3) AS INTEGER)) AS TEXT), "
+    "value, ?2, substr(?3, key * 32 + 1, 32), substr(?3, key * 32 + 33, 32) "
+    "FROM json_each(?6) ORDER BY key")
 _SQLITE_HEAD = "INSERT INTO match_heads (match_id, events, head_hash) VALUES (?, ?, ?)"
 _SQLITE_TOTALS = ("INSERT INTO player_totals (name, " + ", ".join(TOTALS) + ") VALUES (?, "
                   + ", ".join("?" * len(TOTALS)) + ") ON CONFLICT (name) DO UPDATE SET "
@@ -201,10 +203,12 @@ def _store_sqlite(conn: Connection, prep: Prepared) -> int | None:
             return None
         match_id = int(got[0][0])
         if prep.size:
-            # No string of the document holds a NUL character (SQLite's JSON text would end
-            # there): payloads are JSON, which escapes it, and types are ``text_safe``.
+            # No payload holds a NUL character (SQLite's JSON text would end there): they
+            # are JSON, which escapes it; kinds and types are ``text_safe``.
             statement = _SQLITE_EVENTS
-            cur.execute(statement, (match_id, lite.recorded_at, prep.hashes, prep.rows_json))
+            rows = lite.rows
+            cur.execute(statement, (match_id, lite.recorded_at, prep.hashes, rows.meta,
+                                    rows.width, rows.payloads))
             statement = _SQLITE_SUMMARY
             cur.execute(statement, (match_id, *lite.summary))
             if lite.deals:
