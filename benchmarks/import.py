@@ -16,6 +16,13 @@ events; rows add the derived events the ledger stores next to them. CPU is
 given per event for the writing process and for the worker that reads and
 audits (``--jobs``): on a busy machine wall time says less than CPU time.
 
+Measured (issue 15; 2 cores shared with other sessions, load average 2.7-5.4; 1,000
+matches, 219,158 events, 233,429 rows, SQLite, ``--jobs 2``; the branch point and the
+change alternated, four runs each): the writing process 9.7-12.0 -> 5.4-8.9 us CPU an
+event; the whole import 5.5-7.9 -> 4.3-7.1 s CPU against the audit's 0.8-1.5 s;
+wall times swung with the load (audit 0.8-2.3 s). Where the CPU goes and the floor on
+two cores: docs/scaling.md, "Importing one large file".
+
     python benchmarks/import.py [--sizes 10000 20000] [--backends sqlite postgres]
                                 [--jobs 1] [--seed 3] [--workdir /tmp/domino-ledger-bench]
 """

@@ -8,6 +8,7 @@ database cannot be used at all.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -131,8 +132,15 @@ def cmd_import(args: argparse.Namespace) -> int:
             # The workers first: they read and prepare while this process loads the
             # database's libraries and opens (or creates) the ledger.
             plan = _plan(stack, args)
-            with _ledger(args.db) as engine:
-                return _import(engine, args, plan)
+            # Loading SQLAlchemy (and Alembic, for a new ledger) makes some 80,000 objects
+            # that live on and next to no garbage: no collections meanwhile (_import
+            # freezes them and turns the collector back on).
+            gc.disable()
+            try:
+                with _ledger(args.db) as engine:
+                    return _import(engine, args, plan)
+            finally:
+                gc.enable()
     except _errors() as exc:
         return _fail(_explain(exc))
     except KeyboardInterrupt:
@@ -142,8 +150,6 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _import(engine: Engine, args: argparse.Namespace, plan: _Plan) -> int:
-    import gc
-
     import orjson
     from rich.console import Console
     from rich.progress import (
@@ -159,6 +165,7 @@ def _import(engine: Engine, args: argparse.Namespace, plan: _Plan) -> int:
     # The import makes many short-lived objects and keeps none: keep the
     # collector from re-scanning the long-lived ones over and over.
     gc.freeze()
+    gc.enable()
     console = Console(stderr=True)
     show = not args.no_progress and console.is_terminal
     code = EXIT_OK

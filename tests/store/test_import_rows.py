@@ -106,12 +106,16 @@ def _stored(engine: Engine, match_id: int) -> list[tuple[Any, ...]]:
 
 
 @pytest.mark.parametrize("which", [0, 5, "odd", "odd with a NUL"])
+@pytest.mark.parametrize("made_by", ["writer", "worker"])
 def test_a_prepared_match_is_stored_as_rows_inserted_one_by_one(
-        engine: Engine, corpus: list[dict[str, Any]], which: int | str) -> None:
+        engine: Engine, corpus: list[dict[str, Any]], which: int | str, made_by: str) -> None:
     match = corpus[which] if isinstance(which, int) else \
         _odd_match(corpus, nul=which == "odd with a NUL")
-    prep = prepare(parse_match(match), now=NOW)
+    # SQLite's values made by an import's worker, from the rows as they are computed, or
+    # by the writer from Prepared.rows_json: the same rows either way.
+    prep = prepare(parse_match(match), now=NOW, for_sqlite=made_by == "worker")
     assert prep is not None
+    assert (prep.sqlite is not None) is (made_by == "worker")
     # A NUL reaches neither backend's text: the payload keeps it as JSON's escape, and the
     # unread event's type label as U+FFFD (PostgreSQL's text cannot hold it).
     assert ("\\u0000" in prep.rows_json) is (which == "odd with a NUL")
