@@ -7,8 +7,9 @@ from typing import Any
 
 from sqlalchemy import Engine, func, select, text
 
+from ledger.formats.reader import parse_match
 from ledger.store import db
-from ledger.store.importer import Imported, import_file
+from ledger.store.importer import Imported, Prepared, import_file, prepare
 from ledger.store.models import EVENTS, MATCHES
 
 
@@ -41,3 +42,13 @@ def drop_triggers(engine: Engine) -> None:
         for name in ("events_no_update", "events_no_delete", "matches_header_fixed",
                      "matches_no_delete"):
             sql(engine, f"DROP TRIGGER {name}")
+
+
+def prepared(corpus: list[dict[str, Any]], n: int) -> list[Prepared]:
+    """The first ``n`` matches of a corpus, parsed and prepared for storing."""
+    out = []
+    for match in corpus[:n]:
+        prep = prepare(parse_match(match))
+        assert prep is not None and prep.size > 1
+        out.append(prep)
+    return out

@@ -12,20 +12,12 @@ import pytest
 from sqlalchemy import Engine, event, select
 from sqlalchemy.exc import DBAPIError
 
-from ledger.formats.reader import ReadError, parse_match
+from ledger.formats.reader import ReadError
 from ledger.store import db, importer
-from ledger.store.importer import Imported, Prepared, prepare, store_all
+from ledger.store.importer import Imported, store_all
 from ledger.store.models import EVENTS, MATCHES
 from ledger.store.verify import verify
-
-
-def _prepared(corpus: list[dict[str, Any]], n: int) -> list[Prepared]:
-    out = []
-    for match in corpus[:n]:
-        prep = prepare(parse_match(match))
-        assert prep is not None and prep.size > 1
-        out.append(prep)
-    return out
+from tests.store.helpers import prepared
 
 
 def _stored_hashes(engine: Engine) -> set[bytes]:
@@ -35,7 +27,7 @@ def _stored_hashes(engine: Engine) -> set[bytes]:
 
 def test_a_match_that_fails_rolls_back_alone_and_the_ones_before_it_are_kept(
         engine: Engine, corpus: list[dict[str, Any]]) -> None:
-    good = _prepared(corpus, 5)
+    good = prepared(corpus, 5)
     # Its last row left out: the head then names an event that is not there, which the
     # database refuses (match_heads trigger) after the match's row and rows went in.
     rows = orjson.loads(good[3].rows_json)
@@ -60,7 +52,7 @@ def test_a_match_that_fails_rolls_back_alone_and_the_ones_before_it_are_kept(
 
 def test_a_match_is_reported_only_once_it_is_committed(
         engine: Engine, corpus: list[dict[str, Any]]) -> None:
-    good = _prepared(corpus, 6)
+    good = prepared(corpus, 6)
     twice = [*good[:3], good[0], *good[3:]]  # a repeat within one batch is found stored
     seen: list[Imported] = []
     with db.writing(engine) as session:

@@ -14,11 +14,11 @@ import pytest
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
-from ledger.formats.reader import parse_match
 from ledger.store import db, importer
-from ledger.store.importer import Prepared, ReplaceGuard, prepare, store_all
+from ledger.store.importer import Prepared, ReplaceGuard, store_all
 from ledger.store.verify import verify
 from tests.store.conftest import write_jsonl
+from tests.store.helpers import prepared
 
 NAME = ReplaceGuard.NAME
 
@@ -50,15 +50,6 @@ def _replace_refused(engine: Engine) -> None:
             con.execute("REPLACE INTO events SELECT * FROM events LIMIT 1")
     finally:
         con.close()
-
-
-def _prepared(corpus: list[dict[str, Any]], n: int) -> list[Prepared]:
-    out = []
-    for match in corpus[:n]:
-        prep = prepare(parse_match(match))
-        assert prep is not None and prep.size > 1
-        out.append(prep)
-    return out
 
 
 def test_a_bulk_import_leaves_the_guard_as_it_was_and_lifts_it_only_within_a_batch(
@@ -105,7 +96,7 @@ def test_a_store_that_is_not_bulk_keeps_the_guard(
 
     monkeypatch.setattr(importer, "_store_one", spying)
     with db.writing(lite) as session:
-        assert len(list(store_all(session, _prepared(corpus, 2)))) == 2
+        assert len(list(store_all(session, prepared(corpus, 2)))) == 2
     assert counts == [1, 1]
 
 
@@ -114,7 +105,7 @@ def test_a_failed_first_match_puts_the_guard_back_in_the_open_transaction(
     """Nothing to commit when the batch's first match fails: the transaction stays open
     for the caller, who may commit it (the guard must be in it by then)."""
     before = _guard_sql(lite)
-    good = _prepared(corpus, 2)
+    good = prepared(corpus, 2)
     rows = orjson.loads(good[0].rows_json)
     broken = replace(good[0], rows_json=orjson.dumps(rows[:-1]).decode())
     with db.writing(lite) as session:
@@ -138,7 +129,7 @@ def test_an_import_stopped_half_way_rolls_back_with_the_guard_there(
     before = _guard_sql(lite)
     monkeypatch.setattr(importer, "BATCH_SECONDS", 3600.0)
     monkeypatch.setattr(importer, "BATCH_MATCHES", 3)
-    preps = _prepared(corpus, 5)
+    preps = prepared(corpus, 5)
 
     def stopping() -> Any:
         yield from preps[:4]
