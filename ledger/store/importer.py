@@ -308,11 +308,9 @@ def _sqlite_rows(match_id: int, rows: Iterable[Row]) -> Iterator[tuple[object, .
 # one match per commit paid over and over. A batch ends at so many matches or rows or
 # after so long (the progress and the reports keep coming), and its reports are given
 # out only once it is committed: a match reported stored is stored, even if the import
-# is killed the next moment. At 32 matches or 16,384 rows a batch, the commits of 1,000
-# generated matches took 0.10 s of the writer's 0.65 s of CPU; at 128 and 65,536, 0.055 s
-# (issue 15). Half a second still bounds a batch.
-BATCH_MATCHES = 128
-BATCH_ROWS = 65_536
+# is killed the next moment.
+BATCH_MATCHES = 32
+BATCH_ROWS = 16_384
 BATCH_SECONDS = 0.5
 
 
