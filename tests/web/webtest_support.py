@@ -134,13 +134,13 @@ def without_worded(body: Any) -> Any:
     return body
 
 
-def analysed(client: Any, match_id: int, deal: int, **params: Any
+def analysed(client: Any, match_id: int, deal: int, seconds: float = 1200, **params: Any
              ) -> tuple[Any, list[dict[str, Any]]]:
     """Ask for a deal's analysis until it is no longer 202 (as the panel does): the last
     answer and every 202 body before it. The server ends every job (time limit, then a
-    kill); the guard only keeps a broken server from hanging the run."""
+    kill); the guard (``seconds``) only keeps a broken server from hanging the run."""
     pending: list[dict[str, Any]] = []
-    guard = time.monotonic() + 1200
+    guard = time.monotonic() + seconds
     while True:
         res = client.get(f"/api/matches/{match_id}/analysis", params={"deal": deal, **params})
         if res.status_code != 202:
