@@ -9,7 +9,8 @@ door to them (``web/`` imports no table and writes no SQL, tests/test_architectu
 - the players' plays and the analyses that hold for them (``plays``), the whole-match
   chart's points lost among them;
 - the knowledge reviews kept for matches' current heads (``knowledge_reviews``);
-- whether the ledger has changed (``ledger_version``, for kept answers).
+- whether the ledger or a match has changed (``QuickVersions``, ``EngineVersions``: what
+  kept answers are keyed by).
 """
 
 from __future__ import annotations
@@ -47,8 +48,6 @@ from ledger.store.versions import (
     EngineVersions,
     QuickVersions,
     Version,
-    ledger_version,
-    match_version,
 )
 
 __all__ = [
@@ -56,8 +55,8 @@ __all__ = [
     "Filters", "ListPage", "Page", "QuickVersions", "ReplayUnavailable", "Row", "StoredMatch",
     "Version", "counts", "current_reviews",
     "events_of", "fingerprint", "found_names", "get_match", "knowledge_report",
-    "knowledge_reports", "ledger_version", "list_matches", "list_matches_json",
+    "knowledge_reports", "list_matches", "list_matches_json",
     "list_page", "load_match",
-    "match_version", "player_names", "player_totals", "points_lost", "record_of",
+    "player_names", "player_totals", "points_lost", "record_of",
     "score_sheet", "stored_plays",
 ]

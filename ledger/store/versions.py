@@ -38,20 +38,6 @@ def _match(row: Any) -> tuple[int, str, int] | None:
     return int(row[0]), "" if row[1] is None else bytes(row[1]).hex(), int(row[2])
 
 
-def ledger_version(engine: Engine) -> tuple[int, int]:
-    """The largest match id and event id: both grow with every change of the ledger."""
-    with engine.connect() as conn:
-        return _ledger(conn.execute(_LEDGER).one())
-
-
-def match_version(engine: Engine, match_id: int) -> tuple[int, str, int] | None:
-    """Match ``match_id``'s head as (events, last hash in hex) and how many reviews by
-    knowledge the ledger keeps for it (one stored changes the page, not the head);
-    None: no such match."""
-    with engine.connect() as conn:
-        return _match(conn.execute(_MATCH, {"match": match_id}).one_or_none())
-
-
 class QuickVersions:
     """The same versions read from a SQLite file through a connection of this object's own,
     on the caller's thread (a server's event loop).
@@ -122,7 +108,13 @@ class EngineVersions:
         self.engine = engine
 
     def ledger(self) -> tuple[int, int]:
-        return ledger_version(self.engine)
+        """The largest match id and event id: both grow with every change of the ledger."""
+        with self.engine.connect() as conn:
+            return _ledger(conn.execute(_LEDGER).one())
 
     def match(self, match_id: int) -> tuple[int, str, int] | None:
-        return match_version(self.engine, match_id)
+        """Match ``match_id``'s head as (events, last hash in hex) and how many reviews by
+        knowledge the ledger keeps for it (one stored changes the page, not the head);
+        None: no such match."""
+        with self.engine.connect() as conn:
+            return _match(conn.execute(_MATCH, {"match": match_id}).one_or_none())
