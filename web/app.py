@@ -53,9 +53,10 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     app.state.quick_versions = QuickVersions.of(engine)  # what a kept page is keyed by
     app.state.writer = Writer(engine)  # the live API's appends, in turn (its thread: lazily)
     errors.install(app)
-    # Pages, JSON and static files go out gzipped (web.assets sends its own, precompressed);
-    # level 6: 30 % less CPU than 9 for 1 % more bytes on our pages.
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    # Pages and JSON go out gzipped (web.assets sends its own files precompressed, at 9).
+    # Level 1, as nginx's default: on a replay page half the CPU of level 6 (0.19 against
+    # 0.38 ms, a twelfth of the page's time) for 17 % more bytes (6.2 against 5.3 KB).
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
     app.add_middleware(PageCache)  # lists and match pages kept (compressed) while unchanged
     app.add_middleware(LanguageCookie)  # ?lang= is remembered; pages vary by language
     install_access(app, access or Access(), engine)  # keys, same-origin posts, trusted hosts

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from ledger.glossary import table_name
 from web.assets import STATIC_DIR as STATIC_DIR  # the static folder, as web.assets serves it
 from web.assets import asset_url
+from web.domino_svg import board_tile, half, hand, svg_num
 from web.lang import template_context
 from web.wording import match_title
 
@@ -61,17 +62,14 @@ def _env() -> Environment:
     env.globals["asset_url"] = asset_url  # a static file's content-hashed address
     env.globals["table_name"] = table_name  # a table's name in a language (ledger.glossary)
     env.globals["match_title"] = match_title  # "Ali vs Omar" in a language
-    env.filters["num"] = _num
+    env.globals["board_tile"] = board_tile  # domino tiles in SVG (web.domino_svg)
+    env.globals["domino_hand"] = hand
+    env.globals["domino_half"] = half
+    env.filters["num"] = svg_num
     env.filters["source"] = source_label
     env.filters["bdi"] = bdi
     env.filters["tiles"] = tiles
     return env
-
-
-def _num(value: Any) -> str:
-    """A number as SVG writes it: no trailing ".0"."""
-    f = float(value)
-    return str(int(f)) if f.is_integer() else f"{f:g}"
 
 
 def bdi(value: Any) -> Markup:

@@ -38,6 +38,7 @@ from ledger.store.live_cache import LIVE, Kept
 from ledger.store.mapper import Header, chain_rows, finding_json, payload_of
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import compute, load, replace_model, standing_derived, stored
+from ledger.store.writer import in_whole_batch
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,8 @@ def append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     the other appends of its batch (ledger/store/writer.py); a refused append rolls back
     its own savepoint only.
     """
+    if not commit and in_whole_batch(session):  # an error redoes the batch a savepoint each
+        return _append(session, match_id, event, expected_seq, commit=False)
     if not commit:
         try:
             with session.begin_nested():

@@ -90,12 +90,14 @@ def fingerprint(conn: Connection) -> tuple[int, ...]:
 
 # Built once (bound at each call): SQLAlchemy builds and keys a statement per call
 # otherwise, and every replay step asks this.
-_CURRENT_REVIEWS = (select(ANALYSES.c.match_id, ANALYSES.c.deal, ANALYSES.c.body)
-                    .select_from(ANALYSES.join(SUMMARIES, and_(
-                        SUMMARIES.c.match_id == ANALYSES.c.match_id,
-                        SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
-                        SUMMARIES.c.head_hash == ANALYSES.c.head_hash)))
-                    .where(ANALYSES.c.match_id.in_(bindparam("ids", expanding=True))))
+_REVIEWS = (select(ANALYSES.c.match_id, ANALYSES.c.deal, ANALYSES.c.body)
+            .select_from(ANALYSES.join(SUMMARIES, and_(
+                SUMMARIES.c.match_id == ANALYSES.c.match_id,
+                SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
+                SUMMARIES.c.head_hash == ANALYSES.c.head_hash))))
+_CURRENT_REVIEWS = _REVIEWS.where(ANALYSES.c.match_id.in_(bindparam("ids", expanding=True)))
+# One match's (every replay step asks): a list parameter is expanded at every call.
+_MATCH_REVIEWS = _REVIEWS.where(ANALYSES.c.match_id == bindparam("match"))
 
 
 def current_reviews(conn: Connection, match_ids: list[int]
@@ -104,7 +106,9 @@ def current_reviews(conn: Connection, match_ids: list[int]
     analyses that hold for the match's events as stored now (a deal nothing of which was
     solved is left out)."""
     out: dict[int, dict[int, list[tuple[int, int]]]] = {}
-    for r in conn.execute(_CURRENT_REVIEWS, {"ids": match_ids}):
+    rows = (conn.execute(_MATCH_REVIEWS, {"match": match_ids[0]}) if len(match_ids) == 1
+            else conn.execute(_CURRENT_REVIEWS, {"ids": match_ids}))
+    for r in rows:
         body = orjson.loads(r.body)
         if not isinstance(body, dict):
             continue
