@@ -42,7 +42,7 @@ def frames(request: Request, conn: Connection, match_id: int, step: int,
     match = load_match(conn, match_id, step=max(step, 0))
     if match.replay is None or match.rules is None:
         raise ReplayUnavailable(match.id, match.header.preset)
-    lost = points_lost(conn, match_id, match.rules)
+    lost = points_lost(conn, match_id, match.rules) if match.analysed else {}
     return {
         "match": match_id,
         "seat": seat or "",

@@ -12,11 +12,12 @@ parameters), so a page words them in any language without auditing again.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import bindparam, case, select
+from sqlalchemy import bindparam, case, exists, select
 from sqlalchemy.engine import Connection
 
 from ledger.corrections import UNDO, standing
@@ -29,7 +30,7 @@ from ledger.scoresheet import ScoreSheet, build_sheet
 from ledger.store.errors import MatchNotFound
 from ledger.store.heads import Head
 from ledger.store.mapper import Header, event_of
-from ledger.store.models import EVENTS, HEADS, MATCHES, SNAPSHOTS
+from ledger.store.models import ANALYSES, EVENTS, HEADS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import rules_of
 from ledger.store.snapshots import VERSION, decode
 
@@ -61,6 +62,7 @@ class StoredMatch:
     derived: tuple[tuple[Event, ...], ...]
     replay: ReplayMatch | None   # None when the table has no rules (an unknown preset)
     snapshot: Snapshot | None = None   # where the fold of the loaded deal starts
+    analysed: bool = False   # whether the ledger keeps an analysis of any of its deals
 
     @property
     def wire_header(self) -> MatchHeader:
@@ -120,7 +122,7 @@ def load_match(conn: Connection, match_id: int, step: int | None = None,
         id=m.id, header=header, rules=rules, origin=m.origin, status=m.status, ok=m.ok,
         errors=m.errors, warnings=m.warnings, findings=findings, created_at=m.created_at,
         imported_from=m.imported_from, types=types, derived=source.derived, replay=replay,
-        snapshot=snapshot)
+        snapshot=snapshot, analysed=bool(m.analysed))
 
 
 @dataclass(slots=True)
@@ -136,6 +138,15 @@ class _Source:
     derived: tuple[tuple[Event, ...], ...]
     windows: dict[tuple[int, int], tuple[Event | None, ...]] = field(default_factory=dict)
     snapshots: dict[int, Snapshot] = field(default_factory=dict)
+    # Which snapshot a step folds from, by the deal events before it: snapshots are taken
+    # at deal events only, so every step of a deal asks the table the same (None: none).
+    starts: dict[int, int | None] = field(default_factory=dict)
+    deals: tuple[int, ...] = ()              # the deal events' indexes
+
+    def deals_before(self, step: int) -> int:
+        if not self.deals and "deal" in self.types:
+            self.deals = tuple(i for i, t in enumerate(self.types) if t == "deal")
+        return bisect_left(self.deals, step)
 
     def window(self, conn: Connection, match_id: int, start: int, stop: int
                ) -> tuple[Event | None, ...]:
@@ -159,7 +170,8 @@ class _Source:
 # a good part of a replay step's time spent in its five small queries.
 # The match with its head: one query, not two.
 _MATCH = (select(MATCHES, HEADS.c.events.label("head_events"),
-                 HEADS.c.head_hash.label("head_hash"))
+                 HEADS.c.head_hash.label("head_hash"),
+                 exists().where(ANALYSES.c.match_id == MATCHES.c.id).label("analysed"))
           .select_from(MATCHES.outerjoin(HEADS, HEADS.c.match_id == MATCHES.c.id))
           .where(MATCHES.c.id == bindparam("match")))
 _LINE = (select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
@@ -227,12 +239,18 @@ def _snapshot(conn: Connection, source: _Source, match_id: int, rules: Rules, st
     """
     if step <= 0:
         return None
+    deals = source.deals_before(step)
+    if deals in source.starts:
+        index = source.starts[deals]
+        return None if index is None else source.snapshots[index]
     row = conn.execute(_SNAPSHOT, {"match": match_id, "version": VERSION, "step": step}
                        ).one_or_none()
     if row is None:
+        source.starts[deals] = None
         return None
     index = int(row.recorded_index) + 1
     kept = source.snapshots.get(index)
     if kept is None:
         kept = source.snapshots[index] = Snapshot(index, decode(row.state, rules))
+    source.starts[deals] = index
     return kept

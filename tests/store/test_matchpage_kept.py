@@ -18,10 +18,10 @@ import pytest
 from sqlalchemy import Engine, event, select
 
 from ledger.replay import frame
-from ledger.store import db, live, matchpage
+from ledger.store import analyses, db, live, matchpage
 from ledger.store.errors import Conflict
 from ledger.store.models import EVENTS
-from ledger.store.read import StoredMatch, load_match
+from ledger.store.read import StoredMatch, load_match, points_lost
 from ledger.store.verify import verify
 from ledger.store.writer import Writer, lock_path
 
@@ -171,3 +171,30 @@ def test_a_batch_of_good_appends_opens_no_savepoint(
     assert 1 <= writer.batches <= 2  # the first may go in alone, before the lock is let go
     assert sorted(a.match_id for a in answers) == ids
     assert [s for s in statements if "SAVEPOINT" in s] == []
+
+
+def test_a_match_says_whether_an_analysis_of_it_is_kept(
+        engine: Engine, corpus: list[dict[str, Any]]) -> None:
+    """A replay step skips the query for points lost when the match row says no analysis
+    is kept; once one is, the step reads it (the whole-match chart's points lost)."""
+    match = corpus[0]
+    match_id = _start(engine, match)
+    for recorded in match["events"][:12]:
+        _append(engine, match_id, recorded)
+    with engine.connect() as conn:
+        seen = load_match(conn, match_id, step=5)
+        assert seen.analysed is False
+        assert seen.rules is not None and points_lost(conn, match_id, seen.rules) == {}
+    with db.writing(engine) as s:
+        conn = s.connection()
+        at = analyses.head(conn, match_id)
+        assert at is not None
+        analyses.put(conn, match_id, 0, at, "test", {
+            "best": [0] * seen.rules.sides, "decisions": [{"seat": 0, "lost": 3}]})
+        s.commit()
+    with engine.connect() as conn:
+        seen = load_match(conn, match_id, step=5)
+        assert seen.analysed is True
+        lost = [0] * seen.rules.sides
+        lost[seen.rules.side_of(0)] = 3
+        assert points_lost(conn, match_id, seen.rules) == {1: lost}

@@ -140,7 +140,8 @@ def _replay_page(request: Request, match_id: int, session: Session, step: int,
     except StepOutOfRange as exc:
         return RedirectResponse(_url(base, exc.last, seat), status_code=307)
     assert match.rules is not None
-    lost = points_lost(session.connection(), match_id, match.rules)
+    # Most matches have no analysis kept: then the query for their points lost is skipped.
+    lost = points_lost(session.connection(), match_id, match.rules) if match.analysed else {}
     return templates.TemplateResponse(request, "replay.html",
                                       page_context(match, fr, lang, lost))
 
