@@ -9,7 +9,9 @@
 Fills a SQLite ledger with generated matches (ledger/sim, through the store's importer;
 kept and reused, as benchmarks/web.py does), then for each worker count starts the real
 command (`domino-ledger serve --workers N` on a free 127.0.0.1 port, a subprocess) and,
-for each page kind, runs ``--clients`` clients (aiohttp, one request at a time each) for
+for each page kind, runs ``--clients`` clients (one keep-alive connection and one request
+at a time each; ``--client raw``, the default, writes HTTP by hand, ``--client aiohttp``
+uses aiohttp's client, which takes several times the CPU from the cores it shares) for
 ``--seconds``: the matches list with a random filter, a random match's page, a random
 step of a random match's replay, the JSON list at a random offset, and live appends (each
 client starts a live match and appends a generated match's events to it, one by one).
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import json
 import os
 import random
 import resource
@@ -42,12 +45,12 @@ import statistics
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import aiohttp
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -105,37 +108,142 @@ class Tally:
                 "requests": float(len(self.times))}
 
 
-Ask = Callable[[aiohttp.ClientSession, random.Random], Awaitable[None]]
+class Answer:
+    """One answer: its status and body (as sent: decompressed only when read as JSON)."""
+
+    __slots__ = ("status", "body", "gzipped")
+
+    def __init__(self, status: int, body: bytes, gzipped: bool = False) -> None:
+        self.status, self.body, self.gzipped = status, body, gzipped
+
+    def json(self) -> Any:
+        body = zlib.decompress(self.body, 31) if self.gzipped else self.body
+        return json.loads(body) if body else None
 
 
-async def _get(session: aiohttp.ClientSession, url: str, params: dict[str, str] | None = None
-               ) -> None:
-    async with session.get(url, params=params) as res:
-        await res.read()
-        if res.status >= 300:
-            raise RuntimeError(f"GET {res.url}: HTTP {res.status}")
+class RawClient:
+    """One keep-alive connection written by hand: a request is bytes made at once and an
+    answer is read by its Content-Length (or its chunks). It costs the shared cores a
+    fraction of what aiohttp's client does (``--client aiohttp``), so what is measured is
+    the server; it sends what aiohttp sends (``Accept-Encoding: gzip, deflate``), so the
+    server does the same work for either."""
+
+    def __init__(self, base: str) -> None:
+        host_port = base.split("://", 1)[1]
+        self.host, port = host_port.rsplit(":", 1)
+        self.port = int(port)
+        self._stream: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def get(self, path: str, params: dict[str, str] | None = None) -> Answer:
+        target = f"{path}?{urlencode(params)}" if params else path
+        return await self._ask(f"GET {target} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                               "Accept-Encoding: gzip, deflate\r\n\r\n".encode())
+
+    async def post_json(self, path: str, value: Any) -> Answer:
+        body = json.dumps(value).encode()
+        head = (f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                "Accept-Encoding: gzip, deflate\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n").encode()
+        return await self._ask(head + body)
+
+    async def _ask(self, request: bytes) -> Answer:
+        try:
+            async with asyncio.timeout(30):
+                if self._stream is None:
+                    self._stream = await asyncio.open_connection(self.host, self.port)
+                reader, writer = self._stream
+                writer.write(request)
+                return await _read_answer(reader)
+        except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:
+            await self.close()
+            raise RuntimeError(f"{type(exc).__name__}: {exc}") from None
+
+    async def close(self) -> None:
+        if self._stream is not None:
+            self._stream[1].close()
+            self._stream = None
+
+
+async def _read_answer(reader: asyncio.StreamReader) -> Answer:
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ", 2)[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in
+               (line.partition(":") for line in lines[1:] if line)}
+    if "content-length" in headers:
+        body = await reader.readexactly(int(headers["content-length"]))
+    elif headers.get("transfer-encoding", "").lower() == "chunked":
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            chunk = await reader.readexactly(size + 2)
+            if size == 0:
+                break
+            parts.append(chunk[:-2])
+        body = b"".join(parts)
+    else:
+        body = b""
+    return Answer(status, body, headers.get("content-encoding") == "gzip" and bool(body))
+
+
+class AiohttpClient:
+    """The same questions through aiohttp's client (heavier on the shared cores)."""
+
+    def __init__(self, base: str, connector: Any) -> None:
+        import aiohttp
+
+        self.session = aiohttp.ClientSession(base, connector=connector, connector_owner=False,
+                                             timeout=aiohttp.ClientTimeout(total=30))
+
+    async def get(self, path: str, params: dict[str, str] | None = None) -> Answer:
+        return await self._wrap(self.session.get(path, params=params))
+
+    async def post_json(self, path: str, value: Any) -> Answer:
+        return await self._wrap(self.session.post(path, json=value))
+
+    async def _wrap(self, asked: Any) -> Answer:
+        import aiohttp
+
+        try:
+            async with asked as res:
+                return Answer(res.status, await res.read())
+        except (TimeoutError, aiohttp.ClientError) as exc:
+            raise RuntimeError(f"{type(exc).__name__}: {exc}") from None
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+Client = RawClient | AiohttpClient
+Ask = Callable[[Client, random.Random], Awaitable[None]]
+
+
+async def _get(client: Client, url: str, params: dict[str, str] | None = None) -> None:
+    res = await client.get(url, params)
+    if res.status >= 300:
+        raise RuntimeError(f"GET {url} {params or ''}: HTTP {res.status}")
 
 
 def _readers(ledger: Ledger) -> dict[str, Ask]:
     ids = list(ledger.steps)
 
-    async def matches_list(s: aiohttp.ClientSession, rng: random.Random) -> None:
+    async def matches_list(s: Client, rng: random.Random) -> None:
         params = dict(rng.choice(LISTS))
         if rng.random() < 0.3 and ledger.players:
             params["player"] = rng.choice(ledger.players)
         await _get(s, "/matches", params)
 
-    async def match(s: aiohttp.ClientSession, rng: random.Random) -> None:
+    async def match(s: Client, rng: random.Random) -> None:
         await _get(s, f"/matches/{rng.choice(ids)}")
 
-    async def replay(s: aiohttp.ClientSession, rng: random.Random) -> None:
+    async def replay(s: Client, rng: random.Random) -> None:
         match_id = rng.choice(ids)
         params = {"step": str(rng.randint(0, ledger.steps[match_id]))}
         if rng.random() < 0.5:
             params["seat"] = "0"
         await _get(s, f"/matches/{match_id}/replay", params)
 
-    async def api(s: aiohttp.ClientSession, rng: random.Random) -> None:
+    async def api(s: Client, rng: random.Random) -> None:
         await _get(s, "/api/matches", {"limit": "50",
                                         "offset": str(rng.randint(0, len(ids) - 50))})
 
@@ -152,57 +260,65 @@ class Appender:
         self.next = 0
         self.seq = 0
 
-    async def __call__(self, s: aiohttp.ClientSession, rng: random.Random) -> None:
+    async def __call__(self, s: Client, rng: random.Random) -> None:
         if self.match is None or self.next >= len(self.match["events"]):
             self.match = rng.choice(self.source)
             header = {"table": self.match["table"], "seats": self.match["seats"]}
-            async with s.post("/api/matches", json=header) as res:
-                body = await res.json(content_type=None)
-                if res.status != 201:
-                    raise RuntimeError(f"POST /api/matches: HTTP {res.status} {body}")
+            res = await s.post_json("/api/matches", header)
+            if res.status != 201:
+                raise RuntimeError(f"POST /api/matches: HTTP {res.status} {res.body[:200]!r}")
+            body = res.json()
             self.id, self.next, self.seq = int(body["id"]), 0, int(body["next_seq"])
             return
         event = self.match["events"][self.next]
-        async with s.post(f"/api/matches/{self.id}/events",
-                          json={"expected_seq": self.seq, "event": event}) as res:
-            body = await res.json(content_type=None)
-            if res.status != 201:
-                self.match = None  # a fresh match next time
-                raise RuntimeError(f"append to {self.id}: HTTP {res.status} {body}")
+        res = await s.post_json(f"/api/matches/{self.id}/events",
+                                {"expected_seq": self.seq, "event": event})
+        if res.status != 201:
+            self.match = None  # a fresh match next time
+            raise RuntimeError(f"append to {self.id}: HTTP {res.status} {res.body[:200]!r}")
         self.next += 1
-        self.seq = int(body["next_seq"])
+        self.seq = int(res.json()["next_seq"])
 
 
-async def _client(base: str, ask: Ask, seed: int, until: float, tally: Tally,
-                  connector: aiohttp.BaseConnector) -> None:
+async def _client(make: Callable[[], Client], ask: Ask, seed: int, until: float,
+                  tally: Tally) -> None:
     rng = random.Random(seed)
-    timeout = aiohttp.ClientTimeout(total=30)
-    async with aiohttp.ClientSession(base, connector=connector, connector_owner=False,
-                                     timeout=timeout) as session:
+    client = make()
+    try:
         while time.monotonic() < until:
             started = time.perf_counter()
             try:
-                await ask(session, rng)
-            except (TimeoutError, aiohttp.ClientError, RuntimeError) as exc:
+                await ask(client, rng)
+            except RuntimeError as exc:
                 tally.errors += 1
-                tally.first_error = tally.first_error or f"{type(exc).__name__}: {exc}"
+                tally.first_error = tally.first_error or str(exc)
                 continue
             tally.times.append(time.perf_counter() - started)
+    finally:
+        await client.close()
 
 
-async def _run_kind(base: str, asks: list[Ask], seconds: float) -> Tally:
+async def _run_kind(base: str, asks: list[Ask], seconds: float, kind_of_client: str) -> Tally:
     tally = Tally()
-    connector = aiohttp.TCPConnector(limit=len(asks))
+    connector: Any = None
+    if kind_of_client == "aiohttp":
+        import aiohttp
+
+        connector = aiohttp.TCPConnector(limit=len(asks))
+
+    def make() -> Client:
+        return RawClient(base) if connector is None else AiohttpClient(base, connector)
+
     try:
         # A short warm-up first: imports, templates and caches of every server process.
         warm = Tally()
-        await asyncio.gather(*(_client(base, a, 10_000 + i, time.monotonic() + 1.5, warm,
-                                       connector) for i, a in enumerate(asks)))
-        until = time.monotonic() + seconds
-        await asyncio.gather(*(_client(base, a, i, until, tally, connector)
+        await asyncio.gather(*(_client(make, a, 10_000 + i, time.monotonic() + 1.5, warm)
                                for i, a in enumerate(asks)))
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(_client(make, a, i, until, tally) for i, a in enumerate(asks)))
     finally:
-        await connector.close()
+        if connector is not None:
+            await connector.close()
     return tally
 
 
@@ -313,6 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
+    parser.add_argument("--client", choices=("raw", "aiohttp"), default="raw",
+                        help="the clients' HTTP: a connection each written by hand (light on "
+                             "the shared cores) or aiohttp's client")
     parser.add_argument("--db", type=Path, default=ROOT / "artifacts" / "bench-load.db")
     parser.add_argument("--anchor", type=Path, default=None, metavar="DIR",
                         help="a source tree whose one-process serve is the anchor")
@@ -371,7 +490,12 @@ def _measure(base: str, kind: str, args: argparse.Namespace, ledger: Ledger,
              live: list[dict[str, Any]]) -> Tally:
     asks: list[Ask] = ([Appender(live) for _ in range(args.clients)]
                        if kind == "append" else [_readers(ledger)[kind]] * args.clients)
-    return asyncio.run(_run_kind(base, asks, args.seconds))
+    try:  # the clients' loop as light as the server's
+        import uvloop
+
+        return uvloop.run(_run_kind(base, asks, args.seconds, args.client))
+    except ImportError:
+        return asyncio.run(_run_kind(base, asks, args.seconds, args.client))
 
 
 def _side_by_side(args: argparse.Namespace) -> int:
@@ -403,11 +527,11 @@ def _side_by_side(args: argparse.Namespace) -> int:
         for _label, proc, _base in servers:
             _stop(proc)
     if args.rounds > 1:
-        for kind, got in ratios.items():
-            rps = sorted(r for r, _ in got)
-            print(f"median of {len(got)} turns, {kind:7s}: {statistics.median(rps):.2f}x the "
+        for kind, turns in ratios.items():
+            rps = sorted(r for r, _ in turns)
+            print(f"median of {len(turns)} turns, {kind:7s}: {statistics.median(rps):.2f}x the "
                   f"anchor's requests/s (each: {' '.join(f'{r:.2f}' for r in rps)}); "
-                  f"{statistics.median(c for _, c in got):.2f}x less server CPU per request",
+                  f"{statistics.median(c for _, c in turns):.2f}x less server CPU per request",
                   flush=True)
     return 0
 
