@@ -3,7 +3,7 @@
 Drawn in Python rather than as Jinja macros: a replay step draws up to 28 hand tiles and
 as many on the table, and a macro call per tile was about a tenth of the page's time. The
 markup of a tile depends on a few small values only, so each one is made once and kept.
-The pip symbols the tiles point to (``#fu6``, ``#fl3``) are ``_dominoes.html``'s ``defs``.
+The pip symbols the tiles point to (``#fu6``, ``#fl3``) are ``defs()``, drawn once per page.
 """
 
 from __future__ import annotations
@@ -15,6 +15,36 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ledger.replay.frames import PlacedTile
+
+# Pip centres on a unit square: upright halves (a tile standing up) and lying halves
+# (a tile on its side: the rows of a six run across, the diagonals of 2 and 3 mirror).
+_UPRIGHT: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.28, 0.22), (0.28, 0.5), (0.28, 0.78), (0.72, 0.22), (0.72, 0.5), (0.72, 0.78)),
+}
+PIPS: dict[str, dict[int, tuple[tuple[float, float], ...]]] = {
+    "u": _UPRIGHT,
+    "l": {n: tuple((1 - y, x) if n in (2, 3, 6) else (x, y) for x, y in pts)
+          for n, pts in _UPRIGHT.items()},
+}
+
+
+@lru_cache(maxsize=1)
+def defs() -> Markup:
+    """The pip symbols every drawn tile points to (``#fu6``: an upright six, ``#fl3``: a
+    lying three), once per page."""
+    symbols = "".join(
+        f'    <symbol id="f{kind}{n}" viewBox="0 0 1 1">\n'
+        + "".join(f'<circle cx="{x}" cy="{y}" r="0.1"/>' for x, y in pts)
+        + "    </symbol>\n"
+        for kind, faces in PIPS.items() for n, pts in faces.items())
+    return Markup('<svg class="defs" width="0" height="0" aria-hidden="true" focusable="false">'
+                  f"\n  <defs>\n{symbols}  </defs>\n</svg>\n")
 
 
 def svg_num(value: Any) -> str:
@@ -47,10 +77,8 @@ def _board_tile(tile: str, x: float, y: float, vertical: bool, first: int, secon
             '</g>\n')
 
 
-def hand(tiles: Sequence[str], hidden: int = 0, seen: Sequence[str] = (),
-         label: str = "") -> Markup:
-    """A row of upright tiles ("6-3" strings), then ``hidden`` tiles face down.
-    (``seen``, the tiles a seat has shown, is written by the page beside the hand.)"""
+def hand(tiles: Sequence[str], hidden: int = 0, label: str = "") -> Markup:
+    """A row of upright tiles ("6-3" strings), then ``hidden`` tiles face down."""
     count = len(tiles) + hidden
     width = svg_num(round(max(count, 1) * 1.2 - 0.2, 2))
     parts = [f'<svg class="hand-tiles" viewBox="0 0 {width} 2" style="aspect-ratio: {width} / 2"'

@@ -18,30 +18,12 @@ from markupsafe import Markup, escape
 from ledger.glossary import table_name
 from web.assets import STATIC_DIR as STATIC_DIR  # the static folder, as web.assets serves it
 from web.assets import asset_url
-from web.domino_svg import board_tile, half, hand, svg_num
+from web.domino_svg import board_tile, defs, half, hand, svg_num
 from web.lang import template_context
 from web.wording import match_title
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES_DIR = HERE / "templates"
-
-# Pip centres on a unit square: upright halves (a tile standing up) and lying halves
-# (a tile on its side: the rows of a six run across, the diagonals of 2 and 3 mirror).
-_UPRIGHT: dict[int, tuple[tuple[float, float], ...]] = {
-    0: (),
-    1: ((0.5, 0.5),),
-    2: ((0.27, 0.27), (0.73, 0.73)),
-    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
-    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
-    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
-    6: ((0.28, 0.22), (0.28, 0.5), (0.28, 0.78), (0.72, 0.22), (0.72, 0.5), (0.72, 0.78)),
-}
-PIPS: dict[str, dict[int, tuple[tuple[float, float], ...]]] = {
-    "u": _UPRIGHT,
-    "l": {n: tuple((1 - y, x) if n in (2, 3, 6) else (x, y) for x, y in pts)
-          for n, pts in _UPRIGHT.items()},
-}
-
 
 def _env() -> Environment:
     env = Environment(
@@ -58,11 +40,11 @@ def _env() -> Environment:
     # whitespace is folded, as babel.cfg extracts it.
     env.newstyle_gettext = True
     env.policies["ext.i18n.trimmed"] = True
-    env.globals["PIPS"] = PIPS
     env.globals["asset_url"] = asset_url  # a static file's content-hashed address
     env.globals["table_name"] = table_name  # a table's name in a language (ledger.glossary)
     env.globals["match_title"] = match_title  # "Ali vs Omar" in a language
-    env.globals["board_tile"] = board_tile  # domino tiles in SVG (web.domino_svg)
+    env.globals["domino_defs"] = defs  # domino tiles in SVG (web.domino_svg): the pips,
+    env.globals["board_tile"] = board_tile  # a tile on the table, a hand, a chip's half
     env.globals["domino_hand"] = hand
     env.globals["domino_half"] = half
     env.filters["num"] = svg_num

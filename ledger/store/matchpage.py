@@ -136,17 +136,12 @@ class _Source:
     kinds: tuple[str, ...]                   # recorded or unread
     seqs: tuple[int, ...]                    # the row of each standing recorded event
     derived: tuple[tuple[Event, ...], ...]
+    deals: tuple[int, ...]                   # the deal events' indexes
     windows: dict[tuple[int, int], tuple[Event | None, ...]] = field(default_factory=dict)
-    snapshots: dict[int, Snapshot] = field(default_factory=dict)
-    # Which snapshot a step folds from, by the deal events before it: snapshots are taken
-    # at deal events only, so every step of a deal asks the table the same (None: none).
-    starts: dict[int, int | None] = field(default_factory=dict)
-    deals: tuple[int, ...] = ()              # the deal events' indexes
-
-    def deals_before(self, step: int) -> int:
-        if not self.deals and "deal" in self.types:
-            self.deals = tuple(i for i, t in enumerate(self.types) if t == "deal")
-        return bisect_left(self.deals, step)
+    # The snapshot a step folds from (None: none), decoded once, by how many deal events
+    # come before the step: snapshots are taken at deal events only, so every step of a
+    # deal has the same one.
+    snapshots: dict[int, Snapshot | None] = field(default_factory=dict)
 
     def window(self, conn: Connection, match_id: int, start: int, stop: int
                ) -> tuple[Event | None, ...]:
@@ -217,9 +212,10 @@ def _source(conn: Connection, match_id: int, seats: int, head: Head | None) -> _
             ev = event_of("derived", r[4], seats)
             if ev is not None:
                 derived[r[1]].append(ev)
-    source = _Source(seats, tuple("" if r[2] == "unread" else str(r[3]) for r in recorded),
-                     tuple(str(r[2]) for r in recorded), tuple(int(r[0]) for r in recorded),
-                     tuple(tuple(d) for d in derived))
+    types = tuple("" if r[2] == "unread" else str(r[3]) for r in recorded)
+    source = _Source(seats, types, tuple(str(r[2]) for r in recorded),
+                     tuple(int(r[0]) for r in recorded), tuple(tuple(d) for d in derived),
+                     tuple(i for i, t in enumerate(types) if t == "deal"))
     if head is not None:
         with _lock:
             _kept[key] = (head, source)
@@ -234,23 +230,15 @@ def _snapshot(conn: Connection, source: _Source, match_id: int, rules: Rules, st
     """The store's snapshot that lets the frame at ``step`` fold only its own deal.
 
     The store takes one just after each deal event; the one of the deal on the table
-    at ``step`` (its deal event is the last one before the step) is it. Decoded once
-    per kept match (the fold copies the state it starts from).
+    at ``step`` (its deal event is the last one before the step) is it. Read and decoded
+    once per deal of a kept match (the fold copies the state it starts from).
     """
     if step <= 0:
         return None
-    deals = source.deals_before(step)
-    if deals in source.starts:
-        index = source.starts[deals]
-        return None if index is None else source.snapshots[index]
-    row = conn.execute(_SNAPSHOT, {"match": match_id, "version": VERSION, "step": step}
-                       ).one_or_none()
-    if row is None:
-        source.starts[deals] = None
-        return None
-    index = int(row.recorded_index) + 1
-    kept = source.snapshots.get(index)
-    if kept is None:
-        kept = source.snapshots[index] = Snapshot(index, decode(row.state, rules))
-    source.starts[deals] = index
-    return kept
+    deals = bisect_left(source.deals, step)
+    if deals not in source.snapshots:
+        row = conn.execute(_SNAPSHOT, {"match": match_id, "version": VERSION, "step": step}
+                           ).one_or_none()
+        source.snapshots[deals] = None if row is None else Snapshot(
+            int(row.recorded_index) + 1, decode(row.state, rules))
+    return source.snapshots[deals]

@@ -7,7 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ledger.replay.frames import PlacedTile
-from web.domino_svg import board_tile, half, hand, svg_num
+from web.domino_svg import board_tile, defs, half, hand, svg_num
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -70,3 +70,12 @@ def test_a_half_points_to_its_number() -> None:
 
 def test_numbers_are_written_without_a_trailing_zero() -> None:
     assert [svg_num(v) for v in (2.0, -1.0, 2.5, 0, 1.25)] == ["2", "-1", "2.5", "0", "1.25"]
+
+
+def test_the_pip_symbols_hold_as_many_pips_as_their_number_upright_and_lying() -> None:
+    symbols = {s.get("id"): s for s in _parse(defs()).iter(f"{SVG}symbol")}
+    assert sorted(symbols) == sorted(f"f{kind}{n}" for kind in "ul" for n in range(7))
+    for name, symbol in symbols.items():
+        assert len(symbol.findall(f"{SVG}circle")) == int(name[2]), name
+    lying_two = [(c.get("cx"), c.get("cy")) for c in symbols["fl2"].iter(f"{SVG}circle")]
+    assert lying_two == [("0.73", "0.27"), ("0.27", "0.73")]  # the diagonal mirrored

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from functools import cache, partial
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from markupsafe import Markup
 from pydantic import BaseModel
 
 from ledger.i18n import Language, Phrase
@@ -36,15 +35,6 @@ from web.wording import match_title
 
 router = APIRouter(tags=["replay"])
 
-
-@cache
-def _domino_defs() -> Markup:
-    """The pip symbols every drawn tile uses (_dominoes.html's ``defs``): the same for
-    every page, made once instead of once per step."""
-    return Markup(templates.env.get_template("_dominoes.html").module.defs())  # type: ignore[attr-defined]
-
-
-templates.env.globals["domino_defs"] = _domino_defs
 
 # Where each seat sits around the drawn table: seat 0 at the bottom, then
 # counter-clockwise ("to the right"), as the seeds pass the turn.
