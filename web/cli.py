@@ -100,9 +100,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ[ENV_ACCESS] = json.dumps({"host": args.host, "open": args.open,
                                          "private": args.private,
                                          "allow_host": args.allow_host})
-    uvicorn.run("web.cli:served_app", factory=True, host=args.host, port=args.port,
-                workers=workers)
-    return EXIT_OK
+    from web import serve_workers  # each process on a socket of its own (its docstring)
+
+    try:
+        return serve_workers.run(args.host, args.port, workers)
+    except OSError as exc:
+        print(f"domino-ledger: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
 
 
 def _workers(text: str) -> int:
