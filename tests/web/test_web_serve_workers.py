@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -39,22 +40,35 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_two_workers_serve_and_end_with_their_supervisor(tmp_path: Path) -> None:
+def _serve_two(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """``serve --workers 2`` on a free port, over a new ledger in ``folder``."""
     port = free_port()
     cli = Path(sys.executable).parent / "domino-ledger"
     server = subprocess.Popen([str(cli), "serve", "--workers", "2", "--port", str(port),
-                               "--db", f"sqlite:///{tmp_path / 'ledger.db'}"], cwd=ROOT,
+                               "--db", f"sqlite:///{folder / 'ledger.db'}"], cwd=ROOT,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return server, port
+
+
+def _workers_of(server: subprocess.Popen[bytes], port: int) -> list[int]:
+    """Its two server processes, once it answers."""
+    wait_until_served(server, f"http://127.0.0.1:{port}/matches")
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline:
+        workers = [p for p in _children(server.pid)
+                   if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+        time.sleep(0.2)
+    assert len(workers) == 2, workers
+    return workers
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_two_workers_serve_and_end_with_their_supervisor(tmp_path: Path) -> None:
+    server, port = _serve_two(tmp_path)
     workers: list[int] = []
     try:
-        wait_until_served(server, f"http://127.0.0.1:{port}/matches")
-        deadline = time.monotonic() + 60
-        while len(workers) < 2 and time.monotonic() < deadline:
-            workers = [p for p in _children(server.pid)
-                       if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
-            time.sleep(0.2)
-        assert len(workers) == 2, workers
+        workers = _workers_of(server, port)
         for _ in range(6):  # both answer (the kernel hands connections to either)
             assert httpx.get(f"http://127.0.0.1:{port}/api/matches").status_code == 200
         os.kill(server.pid, signal.SIGKILL)
@@ -122,23 +136,10 @@ def test_connections_opened_at_once_are_spread_over_the_processes(tmp_path: Path
     """Each process listens on a socket of its own (web/serve_workers.py): 40 keep-alive
     connections opened at once do not all land on one process, as they often did when the
     processes shared one socket (the one that woke first accepted every one waiting)."""
-    port = free_port()
-    cli = Path(sys.executable).parent / "domino-ledger"
-    server = subprocess.Popen([str(cli), "serve", "--workers", "2", "--port", str(port),
-                               "--db", f"sqlite:///{tmp_path / 'ledger.db'}"], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    import socket
-
+    server, port = _serve_two(tmp_path)
     clients: list[socket.socket] = []
     try:
-        wait_until_served(server, f"http://127.0.0.1:{port}/matches")
-        deadline = time.monotonic() + 60
-        workers: list[int] = []
-        while len(workers) < 2 and time.monotonic() < deadline:
-            workers = [p for p in _children(server.pid)
-                       if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
-            time.sleep(0.2)
-        assert len(workers) == 2, workers
+        workers = _workers_of(server, port)
         # All connected before any is asked anything: they wait in the listening queue
         # together, as a pool's connections do when it opens them.
         clients = [socket.create_connection(("127.0.0.1", port), timeout=30)
@@ -154,18 +155,12 @@ def test_connections_opened_at_once_are_spread_over_the_processes(tmp_path: Path
     finally:
         for client in clients:
             client.close()
-        server.terminate()
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(10)
+        server.terminate()  # its processes end with it
+        server.wait(30)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="binds a port")
 def test_a_port_taken_by_another_program_is_said_at_once(tmp_path: Path) -> None:
-    import socket
-
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
