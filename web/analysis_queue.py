@@ -96,6 +96,11 @@ class QueueJobs(AnalysisBackend):
             "the analysis of deal {deal} failed: {reason}", deal=deal + 1, reason=reason))
         if got is not None:
             return got
+        # Its job may have ended, its answer kept in the same transaction, since our first
+        # read (PostgreSQL's reads each see what is committed): read it once more.
+        body = analyses.get(conn, match_id, deal, at, VERSION)
+        if body is not None:
+            return body
         _task(conn, match_id, deal)  # DealNotFound, ReplayUnavailable: said now, not queued
         return self._queue(conn, key, client)
 
@@ -119,6 +124,9 @@ class QueueJobs(AnalysisBackend):
             return body
         key = knowledge_key(match_id, task.samples, at)
         known = _standing(jobqueue.progress(conn, key), _review_failed)
+        if known is None:  # as in ``ask``: its job may have ended since the first read
+            known = knowledge_reviews.get(conn, match_id, at, task.samples,
+                                          knowledge_report.VERSION)
         return known if known is not None else self._queue(conn, key, client)
 
     def _queue(self, conn: Any, key: JobKey, client: str) -> Pending:

@@ -59,15 +59,14 @@ def _part(request: Request, conn: Connection, match: StoredMatch, jobs: Jobs,
         return {"review_hidden": True}
     if "deal" not in match.types:  # a match started, not dealt yet: no move to judge
         return {"review_nothing": True}
-    report = knowledge_report(conn, match.id, VERSION)
     lang = request_language(request)
-    if report is None:
-        try:
-            got = jobs.ask_knowledge(conn, match.id, start=False)
-        except AnalysisError as exc:
-            return {"review_failed": lang.word(exc.said)}
-        return {"review_pending": got if isinstance(got, Pending) else None}
-    review = shown(report, match.id)
+    try:
+        got = _kept_or_standing(conn, match.id, jobs)
+    except AnalysisError as exc:
+        return {"review_failed": lang.word(exc.said)}
+    if not isinstance(got, dict):
+        return {"review_pending": got}
+    review = shown(got, match.id)
     for m in review["mistakes"]:
         m["played_worded"] = lang.word(move_phrase(m["played"]))
         m["best_worded"] = [lang.word(move_phrase(b)) for b in m["best"]]
@@ -110,9 +109,20 @@ def review_api(request: Request, match_id: MatchId, session: ReadSession,
     if not _may_see(request, match):
         raise Refused(request, 403, f"match {match_id} is being recorded: its review opens "
                       "when the deal is over")
+    return _answer(_kept_or_standing(conn, match_id, jobs))
+
+
+def _kept_or_standing(conn: Connection, match_id: int, jobs: Jobs
+                      ) -> dict[str, Any] | Pending | None:
+    """The kept report, or how far its job is; None: neither. A worker keeps the report
+    and ends its job in one transaction, but on PostgreSQL each of our reads sees what
+    was committed before it: when the job has ended since the first read, the report is
+    read again rather than answered as "none"."""
     report = knowledge_report(conn, match_id, VERSION)
-    return _answer(report if report is not None
-                   else jobs.ask_knowledge(conn, match_id, start=False))
+    if report is not None:
+        return report
+    got = jobs.ask_knowledge(conn, match_id, start=False)
+    return got if got is not None else knowledge_report(conn, match_id, VERSION)
 
 
 def _answer(got: dict[str, Any] | Pending | None) -> Response:

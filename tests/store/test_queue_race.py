@@ -1,0 +1,142 @@
+"""A worker keeps an answer and ends its job in one transaction, but PostgreSQL's reads
+each see what is committed before them: a page that reads the answer (none yet), then the
+job (gone by then) must read the answer again rather than say "none" or queue the job
+afresh. CI saw the match's review answered 404 "none" once, just as its worker ended.
+
+Each test lets the worker's transaction land exactly between the two reads: the queue's
+progress read first commits what the worker commits (``knowledge_reviews.put`` or
+``analyses.put``, and ``jobqueue.finished``), then reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from ledger.store import analyses, db, jobqueue, knowledge_reviews
+from tests.store.conftest import SAMPLES, Schemas
+from tests.store.helpers import import_path
+from web import knowledge_report
+from web.analysis_jobs import Pending
+from web.analysis_queue import QueueJobs, deal_key, knowledge_key
+from web.app import create_app
+from web.deal_analysis import VERSION as DEAL_VERSION
+
+QUICK = "domena-2.json"
+
+
+@pytest.fixture
+def ledger(schemas: Schemas) -> Iterator[tuple[str, Any, int]]:
+    url = schemas.new()
+    engine = db.open_db(url, migrate=True)
+    (imported,) = import_path(engine, SAMPLES / QUICK)
+    assert imported.id is not None
+    try:
+        yield url, engine, imported.id
+    finally:
+        engine.dispose()
+
+
+def _finish_first(monkeypatch: pytest.MonkeyPatch, name: str,
+                  worker_commits: Callable[[Any], None]) -> list[int]:
+    """``jobqueue.<name>`` commits the worker's transaction (once) before it reads."""
+    real = getattr(jobqueue, name)
+    landed: list[int] = []
+
+    def read(conn: Any, *args: Any) -> Any:
+        if not landed:
+            worker_commits(None)
+            landed.append(1)
+        return real(conn, *args)
+
+    monkeypatch.setattr(jobqueue, name, read)
+    return landed
+
+
+def _jobs(engine: Any) -> int:
+    with engine.connect() as c:
+        return int(c.execute(text("SELECT count(*) FROM pgqueuer")).scalar_one())
+
+
+@pytest.mark.postgres
+def test_the_review_kept_between_the_reads_is_answered(
+        ledger: tuple[str, Any, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    url, engine, mid = ledger
+    body = {"samples": 0, "kept": "between the reads"}
+    with TestClient(create_app(url)) as client:
+        jobs: QueueJobs = client.app.state.analysis_jobs  # type: ignore[attr-defined]
+        assert isinstance(jobs, QueueJobs)
+        with engine.connect() as c:
+            assert isinstance(jobs.ask_knowledge(c, mid), Pending)
+            at = analyses.head(c, mid)
+            samples = knowledge_report.task(c, mid).samples
+        assert at is not None
+        body["samples"] = samples
+        key = knowledge_key(mid, samples, at)
+
+        def worker_commits(_: Any) -> None:
+            with db.writing(engine) as session:
+                conn = db.write_connection(session)
+                knowledge_reviews.put(conn, mid, at, samples, knowledge_report.VERSION, body)
+                jobqueue.finished(conn, key)
+                session.commit()
+
+        landed = _finish_first(monkeypatch, "progress_of", worker_commits)
+        res = client.get(f"/api/matches/{mid}/knowledge")
+        assert landed == [1]  # the worker's transaction landed between the reads
+        assert res.status_code == 200, res.text
+        assert res.json() == body
+
+
+@pytest.mark.postgres
+def test_the_review_asked_for_again_just_as_it_is_kept_is_not_queued_afresh(
+        ledger: tuple[str, Any, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    _, engine, mid = ledger
+    jobs = QueueJobs(engine)
+    with engine.connect() as c:
+        at = analyses.head(c, mid)
+        samples = knowledge_report.task(c, mid).samples
+    assert at is not None
+    body = {"samples": samples, "kept": "between the reads"}
+
+    def worker_commits(_: Any) -> None:
+        with db.writing(engine) as session:
+            knowledge_reviews.put(db.write_connection(session), mid, at, samples,
+                                  knowledge_report.VERSION, body)
+            session.commit()
+
+    landed = _finish_first(monkeypatch, "progress", worker_commits)
+    with engine.connect() as c:
+        got = jobs.ask_knowledge(c, mid)
+    assert landed == [1]
+    assert got == body
+    assert jobs.started == 0 and _jobs(engine) == 0
+
+
+@pytest.mark.postgres
+def test_a_deal_analysed_between_the_reads_is_answered_not_queued(
+        ledger: tuple[str, Any, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    _, engine, mid = ledger
+    jobs = QueueJobs(engine)
+    with engine.connect() as c:
+        at = analyses.head(c, mid)
+    assert at is not None
+    body = {"deal": 0, "kept": "between the reads"}
+
+    def worker_commits(_: Any) -> None:
+        with db.writing(engine) as session:
+            conn = db.write_connection(session)
+            analyses.put(conn, mid, 0, at, DEAL_VERSION, body)
+            jobqueue.finished(conn, deal_key(mid, 0, at))
+            session.commit()
+
+    landed = _finish_first(monkeypatch, "progress", worker_commits)
+    with engine.connect() as c:
+        got = jobs.ask(c, mid, 0)
+    assert landed == [1]
+    assert got == body
+    assert jobs.started == 0 and _jobs(engine) == 0
