@@ -10,10 +10,14 @@ Says how many deals were solved from their first position, and for the others th
 first event from which every position was solved. Fives with four seats is the large
 case: every seat scores during the deal, so max-n can skip almost nothing.
 
+``--fibers 1 6`` times each deal once per count of fibers (searches per thread that
+switch while the table's memory comes; ``solver.FIBERS``), one after the other in the
+same run, and gives the ratio of their medians: CPU seconds and wall seconds.
+
 Prints numbers; asserts nothing about time.
 
     python benchmarks/maxn.py [--deals 10] [--seed 1] [--deal 0] [--python]
-                              [--tables sahrat-fives-4 ...]
+                              [--tables sahrat-fives-4 ...] [--fibers 1 6]
 """
 
 from __future__ import annotations
@@ -46,18 +50,61 @@ def first_solved(review: DealReview) -> str:
 
 def run(preset: str, seats: int, seed: int, deal: int, native: bool
         ) -> tuple[float, DealReview | None]:
+    cpu, _, review = timed(preset, seats, seed, deal, native)
+    return cpu, review
+
+
+def timed(preset: str, seats: int, seed: int, deal: int, native: bool
+          ) -> tuple[float, float, DealReview | None]:
+    """CPU and wall seconds of the deal's review, and the review."""
     record = parse_match(generate_match(preset, seats, {}, seed=seed))
     rules = make_rules(preset, seats)
     solver_module._NativeSearch = NATIVE if native else None  # type: ignore[misc]
     try:
-        cpu = time.process_time()
+        cpu, wall = time.process_time(), time.perf_counter()
         reviews = review_match(rules, record.events, deals=[deal])
         if not reviews:  # the match ended before that deal
-            return 0.0, None
+            return 0.0, 0.0, None
         (review,) = reviews
-        return time.process_time() - cpu, review
+        return time.process_time() - cpu, time.perf_counter() - wall, review
     finally:
         solver_module._NativeSearch = NATIVE  # type: ignore[misc]
+
+
+def compare_fibers(table: str, counts: list[int], deals: int, first_seed: int,
+                   deal: int) -> None:
+    """Each deal reviewed once per count of fibers, in turn: CPU and wall seconds."""
+    preset, seats = table.rsplit("-", 1)
+    cpu: dict[int, list[float]] = {k: [] for k in counts}
+    wall: dict[int, list[float]] = {k: [] for k in counts}
+    seed = first_seed - 1
+    done = 0
+    while done < deals:
+        seed += 1
+        reviews = []
+        parts = []
+        for k in counts:
+            solver_module.FIBERS = k
+            c, w, review = timed(preset, int(seats), seed, deal, native=True)
+            if review is None:
+                break
+            cpu[k].append(c)
+            wall[k].append(w)
+            reviews.append(review)
+            parts.append(f"fibers {k}: CPU {c:7.2f} s, wall {w:7.2f} s")
+        if not reviews:
+            print(f"  {table:15} seed {seed:>3}: the match has no deal {deal}")
+            continue
+        assert all(r == reviews[0] for r in reviews), "fibers changed the review"
+        done += 1
+        print(f"  {table:15} seed {seed:>3}: " + "; ".join(parts), flush=True)
+    base = counts[0]
+    for k in counts:
+        print(f"{table} fibers {k}: CPU median {statistics.median(cpu[k]):.2f} s "
+              f"(max {max(cpu[k]):.2f}), wall median {statistics.median(wall[k]):.2f} s "
+              f"(max {max(wall[k]):.2f}); against fibers {base}: CPU "
+              f"{statistics.median(cpu[base]) / statistics.median(cpu[k]):.2f}x, wall "
+              f"{statistics.median(wall[base]) / statistics.median(wall[k]):.2f}x", flush=True)
 
 
 def main() -> None:
@@ -70,9 +117,17 @@ def main() -> None:
                          "skipped)")
     ap.add_argument("--python", action="store_true", help="also time the Python max-n")
     ap.add_argument("--tables", nargs="*", choices=TABLES, default=list(TABLES))
+    ap.add_argument("--fibers", type=int, nargs="*", default=None,
+                    help="compare these counts of fibers per thread, deal by deal")
     args = ap.parse_args()
     if NATIVE is None:
         sys.exit("the C search is not built (no C compiler when the project was installed)")
+    if args.fibers:
+        print(f"deal {args.deal} of {args.deals} matches per table (seeds from {args.seed}), "
+              f"reviewed with {', '.join(map(str, args.fibers))} fibers per thread in turn")
+        for table in args.tables:
+            compare_fibers(table, args.fibers, args.deals, args.seed, args.deal)
+        return
     print(f"deal {args.deal} of {args.deals} matches per table (seeds from {args.seed}), "
           "CPU seconds of the full per-move analysis of each deal")
     for table in args.tables:

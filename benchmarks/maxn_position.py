@@ -11,7 +11,7 @@ builds in the same run, alternating).
 Prints numbers; asserts nothing about time.
 
     python benchmarks/maxn_position.py [--seeds 1 2 3] [--deal 0] [--after 0]
-                                       [--threads 1] [--slots N]
+                                       [--threads 1] [--fibers K] [--slots N]
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ def main() -> None:
     ap.add_argument("--deal", type=int, default=0)
     ap.add_argument("--after", type=int, default=0, help="plays and passes into the deal")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--fibers", type=int, default=None,
+                    help="searches per thread (default solver.FIBERS)")
     ap.add_argument("--slots", type=int, default=0, help="table room (0: the machine's)")
     args = ap.parse_args()
     if _NativeSearch is None:
@@ -70,7 +72,8 @@ def main() -> None:
         if st is None:
             print(f"seed {seed}: no such position")
             continue
-        solver = DealSolver(st, threads=args.threads, native_slots=args.slots or None)
+        solver = DealSolver(st, threads=args.threads, fibers=args.fibers,
+                            native_slots=args.slots or None)
         cpu, wall = time.process_time(), time.perf_counter()
         outcome = solver.outcome(st)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

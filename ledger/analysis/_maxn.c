@@ -89,7 +89,21 @@ typedef struct {
     int flip;      /* this copy tries the first branchings' moves last-first */
     int depth;     /* branchings above the position searched */
     int *stop;     /* set once one copy has the answer */
+    /* Fibers: several searches of one position on one thread (see "fibers" below). */
+    int fibers;    /* how many per thread (1: none) */
+    int code;      /* this fiber's order of the first branchings' moves (0: the usual) */
+    uint32_t radix; /* the branchings above, multiplied: where ``code`` is read next */
+    int must;      /* the position searched next may not be left to another fiber */
+    struct Fiber *fib; /* the fiber this copy runs on, or NULL */
+    uint64_t fibered;  /* solves worked out on fibers */
 } Search;
+
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
+#define HAVE_FIBERS 1
+static void fiber_yield(Search *s);
+#else
+#define HAVE_FIBERS 0
+#endif
 
 /* Once the spinner has opened its four ends they are alike: each is its number, whether a
  * double lies there and whether a tile lies on its arm (an empty arm shows the spinner's
@@ -184,6 +198,66 @@ static inline uint64_t mix(uint64_t k) {
     k *= 0xBF58476D1CE4E5B9ull;
     return k ^ (k >> 32);
 }
+
+#if HAVE_FIBERS
+#define BUSY_SLOTS 1024u /* fibers x the deepest search, well below half */
+
+typedef struct Fiber {
+    void *sp;               /* where its registers were saved when it last switched */
+    struct Fiber *next;     /* the ring */
+    struct Ring *ring;
+    Search *s;
+    uint32_t u, drawers, b;
+    int p, pos, r;
+    int16_t out[4];
+    char *stack;
+} Fiber;
+
+typedef struct Ring {
+    void *main_sp;          /* the thread's own stack */
+    Fiber *ended;           /* the first fiber to end (with a value, or an error) */
+    Fiber *resume;          /* after a look at the signals */
+    unsigned switches;
+    int signals;            /* this thread holds the GIL: look at Python's signals */
+    /* The positions being searched on some fiber of the ring: another fiber that meets
+     * one searches its other moves first, then waits for it rather than search it too. */
+    uint64_t busy[BUSY_SLOTS];
+} Ring;
+
+static inline unsigned busy_slot(uint64_t key) {
+    return (unsigned)(mix(key) >> 40) & (BUSY_SLOTS - 1);
+}
+
+static int busy_has(const Ring *r, uint64_t key) {
+    for (unsigned i = busy_slot(key);; i = (i + 1) & (BUSY_SLOTS - 1)) {
+        if (r->busy[i] == key) return 1;
+        if (!r->busy[i]) return 0;
+    }
+}
+
+static void busy_add(Ring *r, uint64_t key) {
+    unsigned i = busy_slot(key);
+    while (r->busy[i]) i = (i + 1) & (BUSY_SLOTS - 1);
+    r->busy[i] = key;
+}
+
+/* Linear probing: the keys after the one removed move back into its hole. */
+static void busy_del(Ring *r, uint64_t key) {
+    unsigned i = busy_slot(key);
+    while (r->busy[i] != key) i = (i + 1) & (BUSY_SLOTS - 1);
+    for (unsigned j = (i + 1) & (BUSY_SLOTS - 1); r->busy[j]; j = (j + 1) & (BUSY_SLOTS - 1)) {
+        unsigned want = busy_slot(r->busy[j]);
+        /* j's key may fill the hole i when its home is not in (i, j] (cyclically). */
+        if (((j - want) & (BUSY_SLOTS - 1)) >= ((j - i) & (BUSY_SLOTS - 1))) {
+            r->busy[i] = r->busy[j];
+            i = j;
+        }
+    }
+    r->busy[i] = 0;
+}
+
+
+#endif
 
 /* A position in 64 bits (every table that needs max-n fits; checked at init): the tiles
  * still held, the board (all of it with Fives; else only its two ends), the seat to
@@ -505,11 +579,12 @@ static inline void prefetch_child(const Search *s, uint32_t nu, uint32_t drawers
     __builtin_prefetch(bucket(s, key_of(s, nu, drawers, nb, q, pos)));
 }
 
-/* The moves of the tiles ``fit`` on board ``b`` (one per board made and score), likely
- * best first: ``first`` (a kept best move), then the fewest answers left to the next
- * seat ``q``, the heaviest tile and the largest score. Both searches use it. */
+/* The moves of the tiles ``fit`` on board ``b`` (one per board made and score); when
+ * ``ordered``, likely best first: ``first`` (a kept best move), then the fewest answers
+ * left to the next seat ``q``, the heaviest tile and the largest score. Both searches
+ * use it. */
 static int gen_moves(const Search *s, uint32_t u, uint32_t drawers, uint32_t b, uint32_t fit,
-                     int q, int pos, int first, MoveT *mv) {
+                     int q, int pos, int first, int ordered, MoveT *mv) {
     int n = 0;
     uint32_t hq = s->hands[q];
     for (uint32_t x = fit; x; x &= x - 1) {
@@ -533,11 +608,13 @@ static int gen_moves(const Search *s, uint32_t u, uint32_t drawers, uint32_t b, 
             mv[n].tile = t | i << 5;
             mv[n].gain = gain;
             prefetch_child(s, u ^ 1u << t, drawers, nb, q, pos, t);
-            mv[n].order = (t | i << 5) == first ? -(1 << 20)
-                : (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
+            if (ordered)
+                mv[n].order = (t | i << 5) == first ? -(1 << 20)
+                    : (__builtin_popcount(hq & fit_of(s, nb)) << 8) - s->pips[t] - gain;
             n++;
         }
     }
+    if (!ordered) return n;
     for (int i = 1; i < n; i++) { /* insertion sort: a handful of moves */
         MoveT m = mv[i];
         int j = i - 1;
@@ -582,18 +659,40 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     uint64_t key = key_of(s, u, drawers, b, p, pos);
     Entry *line = bucket(s, key);
     int one_tile = !(fit & (fit - 1));
+#if HAVE_FIBERS
+    if (s->fib && !one_tile) { /* while its line comes, the other fibers search */
+        __builtin_prefetch(line);
+        fiber_yield(s);
+    }
+#endif
     if (!one_tile && recall(s, line, key, out)) return 1;
     int q = (p + 1) % s->seats;
     MoveT mv[MAX_MOVES];
-    int n = gen_moves(s, u, drawers, b, fit, q, pos, -1, mv);
+    /* Max-n with Fives skips nothing, whatever the order: its moves are taken as made. */
+    int n = gen_moves(s, u, drawers, b, fit, q, pos, -1, !s->fives, mv);
     if (n == 1) line = NULL;
-    else if (one_tile && recall(s, line, key, out)) return 1;
+    else if (one_tile) {
+#if HAVE_FIBERS
+        if (s->fib) fiber_yield(s);
+#endif
+        if (recall(s, line, key, out)) return 1;
+    }
     if (s->flip && n > 1 && s->depth < FLIP_DEPTH) /* the other thread's order, reversed */
         for (int i = 0, j = n - 1; i < j; i++, j--) {
             MoveT m = mv[i];
             mv[i] = mv[j];
             mv[j] = m;
         }
+    uint32_t radix = s->radix;
+    if (s->code && n > 1 && s->depth < FLIP_DEPTH) { /* a fiber's own order: a rotation */
+        int r = (int)(((uint32_t)s->code / radix) % (uint32_t)n);
+        s->radix = radix * (uint32_t)n;
+        if (r) {
+            MoveT tmp[MAX_MOVES];
+            memcpy(tmp, mv, sizeof *mv * (size_t)n);
+            for (int i = 0; i < n; i++) mv[i] = tmp[(i + r) % n];
+        }
+    }
     s->depth += n > 1;
     int mine = s->side[p];
     int single = !s->fives;
@@ -605,7 +704,43 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     int16_t best[4] = {0, 0, 0, 0}, vec[4];
     int have = 0;
     int child_limit = NEG_INF;
-    for (int k = 0; k < n; k++) {
+#if HAVE_FIBERS
+    /* Below the first branchings (where the fibers go their own ways), a position is
+     * searched by one fiber at a time: another that meets it tries its other moves first
+     * (``deferred``), then waits for its value. */
+    Ring *ring = s->fib ? s->fib->ring : NULL;
+    int marked = 0;
+    if (ring && line) {
+        int must = s->must;
+        s->must = 0;
+        if (s->depth > FLIP_DEPTH) {
+            if (busy_has(ring, key)) {
+                if (!must) {
+                    s->depth -= n > 1;
+                    s->radix = radix;
+                    return 2;
+                }
+                while (busy_has(ring, key)) fiber_yield(s);
+                if (recall(s, line, key, out)) {
+                    s->depth -= n > 1;
+                    s->radix = radix;
+                    return 1;
+                }
+            }
+            busy_add(ring, key);
+            marked = 1;
+        }
+    }
+#endif
+    uint64_t deferred = 0; /* moves into positions another fiber was searching */
+    for (int k = 0, pass = 0; k < n || (pass == 0 && deferred); k++) {
+        if (k == n) {
+            pass = 1;
+            k = -1;
+            continue;
+        }
+        if (pass && !(deferred >> k & 1)) continue;
+        if (pass) s->must = 1;
         int t = mv[k].tile & 31;
         uint32_t lb = 1u << t, nh = h ^ lb, nu = u ^ lb, nb = mv[k].board;
         s->hands[p] = nh;
@@ -625,9 +760,16 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
             uint32_t nd = s->stock_at[t] >= 0 ? drawers & ~(s->dmask << (s->dbits * s->stock_at[t])) : drawers;
             r = mx(s, nu, nd, nb, q, pos, p, child_limit, vec);
         }
+        s->must = 0;
         s->hands[p] = h;
         s->hp[p] = pt;
         if (r < 0) return -1;
+        if (r == 2) { /* another fiber is searching where this move leads: later */
+            if (n == 1) return 2; /* a forced move: its parent may try others first */
+            if (pass) k--; /* not met: a deferred move's position is waited for */
+            else deferred |= 1ull << k;
+            continue;
+        }
         if (r == 0) continue; /* worse for this seat than its best so far */
         vec[mine] = (int16_t)(vec[mine] + mv[k].gain);
         if (!have || better(vec, best, mine, s->sides)) {
@@ -639,6 +781,10 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
                     if (best[w] > top) top = best[w];
                 if (prune && (own > 0 ? -own : top) < limit) {
                     s->depth -= n > 1;
+                    s->radix = radix;
+#if HAVE_FIBERS
+                    if (marked) busy_del(ring, key);
+#endif
                     return 0;
                 }
                 if (own > 0 && own >= ceiling) break; /* the most there is */
@@ -647,7 +793,11 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
         }
     }
     s->depth -= n > 1;
+    s->radix = radix;
     if (line) store(s, line, key, best);
+#if HAVE_FIBERS
+    if (marked) busy_del(ring, key);
+#endif
     memcpy(out, best, sizeof best);
     return 1;
 }
@@ -764,7 +914,7 @@ static int ab(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     int a0 = alpha, b0 = beta;
     int q = (p + 1) % s->seats;
     MoveT mv[MAX_MOVES];
-    int n = gen_moves(s, u, drawers, b, fit, q, pos, first, mv);
+    int n = gen_moves(s, u, drawers, b, fit, q, pos, first, 1, mv);
     v = -AB_INF;
     int best = -1, pt = s->hp[p];
     for (int k = 0; k < n; k++) {
@@ -916,14 +1066,14 @@ static int set_stock(Search *self, Py_ssize_t nst) {
 static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"side", "losers", "fives", "high", "low", "pips", "suits",
                             "stock", "round5", "block", "capacity", "counts_partner", "block_kind", "leader", "threads",
-                            NULL};
+                            "fibers", NULL};
     PyObject *side, *losers, *high, *low, *pips, *suits, *stock, *round5, *block;
-    int fives, counts_partner = 0, block_kind = 0, leader = 0, threads = 1;
+    int fives, counts_partner = 0, block_kind = 0, leader = 0, threads = 1, fibers = 1;
     unsigned long long capacity;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOpOOOOOOOK|piii", names, &side, &losers, &fives,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOpOOOOOOOK|piiii", names, &side, &losers, &fives,
                                      &high, &low, &pips, &suits, &stock, &round5, &block,
                                      &capacity, &counts_partner, &block_kind, &leader,
-                                     &threads))
+                                     &threads, &fibers))
         return -1;
     Py_ssize_t seats, n, nst, nr;
     int suit_i[8] = {0};
@@ -954,6 +1104,11 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     self->threads = threads < 1 ? 1 : threads > 2 ? 2 : threads;
     self->threaded = self->flip = self->depth = 0;
     self->stop = NULL;
+    self->fibers = fibers < 1 ? 1 : fibers > 16 ? 16 : fibers;
+    self->code = 0;
+    self->radix = 1;
+    self->fib = NULL;
+    self->fibered = 0;
     self->leader = leader;
     self->dbits = seats <= 2 ? 1 : 2;
     self->dmask = (1u << self->dbits) - 1;
@@ -1050,6 +1205,140 @@ static PyObject *Search_margin(Search *self, PyObject *args) {
 
 #define PARALLEL_HELD 14 /* smaller positions: starting a thread costs more than it saves */
 
+/* --- fibers: several searches of one position on one thread -------------------------
+ *
+ * Why: a large max-n search (4-seat Fives) spends most of its time waiting for the
+ * table's memory, about once for each position it searches (its line is asked for by
+ * its parent, but the first child is looked up at once). A thread that runs several
+ * searches of the same position, each with its own order of the first branchings' moves
+ * (``code``), switches to the next at every such look-up: its line comes while the
+ * others work, so the waits overlap. They share the table as two threads do: each
+ * takes over what the others have kept. The first to finish has the exact value
+ * (max-n's choice does not depend on the order moves are tried); the others are left
+ * where they are, holding nothing. Only for the compact table (Fives each for himself,
+ * no stock), whose entries are single words, and with the block rule in C: a fiber
+ * never calls Python, and never holds a line's lock when it switches.
+ *
+ * The switch is a few instructions (x86-64 only; elsewhere one search per thread). */
+#if HAVE_FIBERS
+#define FIBER_STACK (1u << 20) /* a deal recurses at most about 60 deep, ~2 KiB each */
+#define SIGNAL_EVERY 4096      /* switches between looks at Python's signals (one thread) */
+
+void maxn_switch(void **save, void *to);
+__asm__(".text\n"
+        ".globl maxn_switch\n"
+        ".hidden maxn_switch\n"
+        ".type maxn_switch,@function\n"
+        "maxn_switch:\n"
+        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".size maxn_switch, .-maxn_switch\n");
+
+static __thread Fiber *fiber_starting;
+
+static void fiber_yield(Search *s) {
+    Fiber *me = s->fib;
+    Ring *ring = me->ring;
+    if (ring->signals && ++ring->switches % SIGNAL_EVERY == 0) {
+        ring->resume = me->next;
+        maxn_switch(&me->sp, ring->main_sp);
+    } else {
+        maxn_switch(&me->sp, me->next->sp);
+    }
+}
+
+static void __attribute__((noreturn, used)) fiber_main(void) {
+    Fiber *f = fiber_starting;
+    maxn_switch(&f->sp, f->ring->main_sp); /* ready: back until the ring starts */
+    f->r = mx(f->s, f->u, f->drawers, f->b, f->p, f->pos, -1, NEG_INF, f->out);
+    f->ring->ended = f;
+    maxn_switch(&f->sp, f->ring->main_sp); /* never resumed */
+    __builtin_unreachable();
+}
+
+/* ``count`` searches of the position on this thread, ``s`` the first; 1 with ``out``
+ * the value, -1 with ``s->error`` set (2: past the visit limit, 3: stopped, 4: no
+ * memory). ``threaded``: another thread works too (``s->stop`` is shared). */
+static int run_fibers(Search *s, int count, uint32_t u, uint32_t drawers, uint32_t b, int p,
+                      int pos, int threaded, int16_t *out) {
+    int stop_here = 0;
+    Fiber *fs = calloc((size_t)count, sizeof *fs);
+    Search *copies = calloc((size_t)count, sizeof *copies);
+    int ok = fs != NULL && copies != NULL;
+    for (int i = 0; ok && i < count; i++) {
+        fs[i].stack = mmap(NULL, FIBER_STACK, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (fs[i].stack == MAP_FAILED) {
+            fs[i].stack = NULL;
+            ok = 0;
+        }
+    }
+    Ring ring = {NULL, NULL, NULL, 0, !threaded};
+    int r = -1;
+    if (ok) {
+        if (!threaded) s->stop = &stop_here;
+        for (int i = 0; i < count; i++) {
+            Search *c = i == 0 ? s : &copies[i];
+            if (i) {
+                memcpy(c, s, sizeof *c);
+                c->nodes = c->stored = c->blocks = 0;
+                c->node_limit = s->node_limit ? s->node_limit - s->nodes : 0;
+            }
+            c->threaded = 1; /* no Python: the compact table needs no lock */
+            c->code = i;
+            c->radix = 1;
+            c->depth = 0;
+            c->fib = &fs[i];
+            fs[i] = (Fiber){NULL, &fs[(i + 1) % count], &ring, c, u, drawers, b, p, pos, 0,
+                            {0}, fs[i].stack};
+            /* A fresh stack: six registers, then fiber_main as if called (16-aligned). */
+            void **top = (void **)(fs[i].stack + FIBER_STACK);
+            *--top = NULL;                     /* fiber_main's return: never taken */
+            *--top = (void *)fiber_main;
+            for (int k = 0; k < 6; k++) *--top = NULL;
+            fs[i].sp = top;
+            fiber_starting = &fs[i];
+            maxn_switch(&ring.main_sp, fs[i].sp);
+        }
+        Fiber *go = &fs[0];
+        for (;;) {
+            maxn_switch(&ring.main_sp, go->sp);
+            if (ring.ended) break;
+            /* Back for a look at the signals: a KeyboardInterrupt stops every fiber. */
+            if (PyErr_CheckSignals() < 0) stop_here = 2;
+            go = ring.resume;
+        }
+        Fiber *e = ring.ended;
+        r = e->r;
+        s->fibered += r > 0;
+        if (r > 0) memcpy(out, e->out, sizeof e->out);
+        else if (e->s->error != 3 || stop_here != 2) s->error = e->s->error;
+        else s->error = 1; /* the signal's exception is set */
+        if (r > 0 && threaded) __atomic_store_n(s->stop, 1, __ATOMIC_RELAXED);
+        for (int i = 1; i < count; i++) {
+            s->nodes += copies[i].nodes;
+            s->stored += copies[i].stored;
+            s->blocks += copies[i].blocks;
+        }
+        if (!threaded) s->stop = NULL;
+    } else {
+        s->error = 4;
+    }
+    s->fib = NULL;
+    s->code = 0;
+    s->threaded = threaded;
+    for (int i = 0; fs != NULL && i < count; i++)
+        if (fs[i].stack != NULL) munmap(fs[i].stack, FIBER_STACK);
+    free(fs);
+    free(copies);
+    return r;
+}
+#endif
+
+
 typedef struct {
     Search *s;
     uint32_t u, drawers, b;
@@ -1057,8 +1346,20 @@ typedef struct {
     int16_t out[4];
 } Job;
 
+/* Fibers for this position: the compact table, the block rule in C, a large position. */
+static int use_fibers(const Search *s, uint32_t u) {
+    return HAVE_FIBERS && s->fibers > 1 && s->compact && s->block_kind != BLOCK_HOOK &&
+        __builtin_popcount(u) >= PARALLEL_HELD;
+}
+
 static void *run_job(void *arg) {
     Job *j = arg;
+#if HAVE_FIBERS
+    if (use_fibers(j->s, j->u)) {
+        j->r = run_fibers(j->s, j->s->fibers, j->u, j->drawers, j->b, j->p, j->pos, 1, j->out);
+        return NULL;
+    }
+#endif
     j->r = mx(j->s, j->u, j->drawers, j->b, j->p, j->pos, -1, NEG_INF, j->out);
     if (j->r > 0) __atomic_store_n(j->s->stop, 1, __ATOMIC_RELAXED);
     return NULL;
@@ -1077,7 +1378,7 @@ static int solve_two(Search *self, uint32_t u, uint32_t drawers, uint32_t b, int
     int stop = 0;
     memcpy(other, self, sizeof *other);
     other->blocked = blocked;
-    other->nodes = other->stored = other->blocks = 0;
+    other->nodes = other->stored = other->blocks = other->fibered = 0;
     other->node_limit = most;
     other->flip = 1;
     self->flip = 0;
@@ -1097,8 +1398,10 @@ static int solve_two(Search *self, uint32_t u, uint32_t drawers, uint32_t b, int
     self->nodes += other->nodes;
     self->stored += other->stored;
     self->blocks += other->blocks;
+    self->fibered += other->fibered;
     Job *done = a.r > 0 ? &a : started && c.r > 0 ? &c : NULL;
     int too_long = self->error == 2 || (started && other->error == 2);
+    int no_memory = self->error == 4 || (started && other->error == 4);
     PyMem_Free(other);
     PyMem_Free(blocked);
     if (done != NULL) {
@@ -1106,6 +1409,7 @@ static int solve_two(Search *self, uint32_t u, uint32_t drawers, uint32_t b, int
         return 1;
     }
     if (too_long) PyErr_SetString(TooLong, "the search reached its limit of positions visited");
+    else if (no_memory) PyErr_NoMemory();
     else PyErr_SetString(PyExc_RuntimeError, "the search stopped without a value");
     return -1;
 }
@@ -1127,10 +1431,22 @@ static PyObject *Search_solve(Search *self, PyObject *args) {
     self->node_limit = most ? self->nodes + most : 0;
     self->depth = 0;
     uint32_t b = canonical(board, self->fives);
-    int r = self->threads > 1 && self->block_kind != BLOCK_HOOK &&
-            __builtin_popcount(u) >= PARALLEL_HELD
-        ? solve_two(self, u, drawers, b, p, pos, most, out)
-        : mx(self, u, drawers, b, p, pos, -1, NEG_INF, out);
+    self->error = 0;
+    int r;
+    if (self->threads > 1 && self->block_kind != BLOCK_HOOK &&
+        __builtin_popcount(u) >= PARALLEL_HELD)
+        r = solve_two(self, u, drawers, b, p, pos, most, out);
+#if HAVE_FIBERS
+    else if (use_fibers(self, u)) {
+        r = run_fibers(self, self->fibers, u, drawers, b, p, pos, 0, out);
+        if (r < 0 && self->error == 2)
+            PyErr_SetString(TooLong, "the search reached its limit of positions visited");
+        else if (r < 0 && self->error == 4) PyErr_NoMemory();
+        else if (r < 0 && !PyErr_Occurred())
+            PyErr_SetString(PyExc_RuntimeError, "the search stopped without a value");
+    }
+#endif
+    else r = mx(self, u, drawers, b, p, pos, -1, NEG_INF, out);
     if (r < 0) return NULL;
     PyObject *tup = PyTuple_New(self->sides);
     if (tup == NULL) return NULL;
@@ -1211,6 +1527,10 @@ static PyObject *Search_get_blocks(Search *self, void *unused) {
     return PyLong_FromUnsignedLongLong(self->blocks);
 }
 
+static PyObject *Search_get_fibered(Search *self, void *unused) {
+    return PyLong_FromUnsignedLongLong(self->fibered);
+}
+
 static PyObject *Search_get_capacity(Search *self, void *unused) {
     return PyLong_FromUnsignedLongLong((self->mask + 1) << self->compact);
 }
@@ -1238,6 +1558,7 @@ static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "positions visited", NULL},
     {"blocks", (getter)Search_get_blocks, NULL, "blocked positions valued", NULL},
     {"capacity", (getter)Search_get_capacity, NULL, "most positions kept", NULL},
+    {"fibered", (getter)Search_get_fibered, NULL, "solves worked out on fibers", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -47,8 +47,9 @@ bounded and nothing is guessed. The seeds' block rules are written again in C (m
 by the rules' hook, ``_block_kind``; another hook is called in Python). What stops a
 search is ``max_nodes``, the positions one search may visit (a count, not a clock).
 Beyond it the position is reported too large, never guessed. With two threads (a large
-max-n position, ``THREADS``) each thread may visit that many, and which positions fit so
-close to the limit may differ from run to run; a value given is exact either way.
+max-n position, ``THREADS``) each thread, and each of its fibers, may visit that many,
+and which positions fit so close to the limit may differ from run to run; a value given
+is exact either way.
 Fives with four seats is the large case: every seat scores during the deal, so no
 outcome bounds another and almost nothing can be skipped; the search values every
 position of the deal (tens of millions). What keeps that to seconds: boards keyed by
@@ -76,7 +77,13 @@ times), and a 256 MiB table (2% less CPU over three first deals, within the nois
 table's huge pages are in use; a read of it costs 300 to 500 ns when the search waits for
 it and under 20 ns when asked for well ahead, and each position searched waits about once,
 for its first child's line (its moves are known only then): hiding that needs several
-searches interleaved on one thread, not another order within one position.
+searches interleaved on one thread, not another order within one position. That is what
+the fibers do (``FIBERS``, ``_maxn.c``): each thread runs four searches of the position,
+switching to the next at every look-up of the table while its line comes; a position is
+searched by one of them at a time (the others try their other moves first, then wait for
+its value), so they visit what one search visits. A first deal's review: 1.6 to 1.8 times
+faster in wall clock and CPU (``benchmarks/maxn.py --fibers 1 4``); more fibers, or a
+yield before each store as well, gained nothing more.
 
 Positions on their own (a prefix of a deal, or hands the caller supplies) and batches of
 them: ``ledger/analysis/positions.py``.
@@ -185,6 +192,9 @@ NATIVE_SLOTS = _machine_slots()
 # Threads on one large max-n position (the C search; at most 2): the review of a deal is
 # one position after another, so both cores work on each.
 THREADS = min(2, os.cpu_count() or 1)
+# Searches of one large 4-seat Fives position per thread, switching while the table's
+# memory comes (``_maxn.c``, fibers; x86-64 only, else 1).
+FIBERS = 4
 NATIVE_SLOTS_ONE_WINNER = 1 << 21
 # Two sides keep bounds, a few ten thousand per deal (4 MiB: a fresh table's pages are
 # zeroed as they are first touched, which a larger one spreads over more of them).
@@ -440,10 +450,11 @@ class DealSolver:
     def __init__(self, start: State, budget: int = MAX_POSITIONS,
                  native: bool | None = None, max_nodes: int = MAX_NODES,
                  native_slots: int | None = None, shared: bool = False,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, fibers: int | None = None) -> None:
         rules = start.rules
         self._shared = shared
         self._threads = THREADS if threads is None else threads
+        self._fibers = FIBERS if fibers is None else fibers
         self.budget = budget
         self.max_nodes = max_nodes
         self._native_slots = native_slots or (
@@ -777,7 +788,7 @@ class DealSolver:
         if self._use_native:
             self._native = _native_search(rules, self._native_slots,
                                           general.stock, general.native_block, self._leader,
-                                          self._shared, self._threads)
+                                          self._shared, self._threads, self._fibers)
             return  # the Python searches' own tables are not needed
         if self._fast_maxn:
             self._mx_line = _LineMaxn(rules, self._hands, self._pips, self.memo_codes,
@@ -1165,9 +1176,10 @@ _LOW = tuple(t.low for t in ALL_TILES)
 
 def _native_search(rules: Rules, slots: int, stock: tuple[int, ...],
                    block: Callable[..., Outcome], leader: int, shared: bool,
-                   threads: int) -> _NativeSearch:
+                   threads: int, fibers: int) -> _NativeSearch:
     """The C search for a deal of ``rules``: a new one, or the shared one reset."""
-    key = (rules.preset, rules.seats, tuple(sorted(rules.options.items())), slots, threads)
+    key = (rules.preset, rules.seats, tuple(sorted(rules.options.items())), slots, threads,
+           fibers)
     if shared and key in _SHARED:
         got = _SHARED[key]
         got.reset(stock, block, leader)
@@ -1179,7 +1191,7 @@ def _native_search(rules: Rules, slots: int, stock: tuple[int, ...],
         fives=rules.fives, high=_HIGH, low=_LOW, pips=PIPS, suits=tuple(SUIT_MASK[:7]),
         stock=stock, round5=_ROUND5, block=block, capacity=slots,
         counts_partner=rules.count_partner and seats > rules.sides,
-        block_kind=_block_kind(rules), leader=leader, threads=threads)
+        block_kind=_block_kind(rules), leader=leader, threads=threads, fibers=fibers)
     if shared:
         _SHARED[key] = got
     return got

@@ -250,3 +250,63 @@ def test_two_threads_on_one_position_give_one_threads_values() -> None:
     start, line = next(iter(match_states("sahrat-fives", 4, None, 3)))
     with pytest.raises(TooLarge, match="positions to search"):
         DealSolver(start, threads=2, max_nodes=5_000).outcome(line[2])
+
+
+def test_fibers_give_one_searchs_values() -> None:
+    # Seed 001 and 002, Sahrat Fives with four seats: several searches of one position on
+    # a thread (fibers, switching while the table's memory comes) give the value and
+    # options of a single search, on one thread and on two; a visit limit stops them all,
+    # with no value.
+    checked = 0
+    for seed in (1, 2):
+        start, line = next(iter(match_states("sahrat-fives", 4, None, seed)))
+        one = DealSolver(start, threads=1, fibers=1)
+        fibers = [DealSolver(start, threads=1, fibers=6), DealSolver(start, threads=2, fibers=3)]
+        for st in line:
+            if not 14 <= sum(h.bit_count() for h in st.hands) <= 15:
+                continue
+            for other in fibers:
+                assert other.outcome(st) == one.outcome(st)
+                assert other.options(st) == one.options(st)
+            checked += 1
+        assert one._native is not None and one._native.fibered == 0
+        for other in fibers:  # the values above were worked out on fibers
+            assert other._native is not None and other._native.fibered > 0
+    assert checked >= 2
+    start, line = next(iter(match_states("sahrat-fives", 4, None, 3)))
+    for threads in (1, 2):
+        with pytest.raises(TooLarge, match="positions to search"):
+            DealSolver(start, threads=threads, fibers=4, max_nodes=5_000).outcome(line[2])
+
+
+class _Interrupted(Exception):
+    pass
+
+
+def test_a_signal_stops_a_search_on_fibers_and_the_solver_still_answers() -> None:
+    # A signal (Ctrl-C, here an alarm from the kernel) during a first deal's search on
+    # fibers (one thread: it holds the GIL and looks at the signals): the handler's
+    # exception comes out at once, and the same solver then values a position exactly.
+    import signal
+    import time
+
+    start, line = next(iter(match_states("sahrat-fives", 4, None, 1)))
+    solver = DealSolver(start, threads=1, fibers=6)
+
+    def interrupted(signum: int, frame: object) -> None:
+        raise _Interrupted
+
+    old = signal.signal(signal.SIGALRM, interrupted)
+    try:
+        began = time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(_Interrupted):
+            solver.outcome(start)  # a whole first deal: several seconds of search
+        assert time.monotonic() - began < 3
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert solver._native is not None and solver._native.fibered == 0
+    late = next(st for st in line if sum(h.bit_count() for h in st.hands) == 14)
+    assert solver.outcome(late) == DealSolver(start, threads=1, fibers=1).outcome(late)
+    assert solver._native.fibered == 1
