@@ -109,45 +109,65 @@ static void fiber_yield(Search *s);
  * double lies there and whether a tile lies on its arm (an empty arm shows the spinner's
  * number and adds nothing). Sorted with the armed ends first, left and right stay armed,
  * as place() and fives_count() expect; the spinner's own number no longer matters. */
-static inline uint32_t canonical_open(uint32_t b) {
-    uint32_t e[4];
-    uint32_t arms = ARMS(b);
-    for (int i = 0; i < 4; i++)
-        e[i] = (((arms >> i) & 1u) ^ 1u) << 4 | END(b, i) << 1 | DBL(b, i);
-    /* A sorting network: no branch to mispredict in the search's innermost step. */
-#define SORT2(i, j) do { uint32_t lo_ = e[i] < e[j] ? e[i] : e[j]; \
-                         e[j] = e[i] ^ e[j] ^ lo_; e[i] = lo_; } while (0)
-    SORT2(0, 1);
-    SORT2(2, 3);
-    SORT2(0, 2);
-    SORT2(1, 3);
-    SORT2(1, 2);
-#undef SORT2
-    uint32_t out = 0;
-    for (int i = 0; i < 4; i++)
-        out |= ((e[i] >> 1) & 7u) << (3 * i) | (e[i] & 1u) << (12 + i)
-            | (((e[i] >> 4) & 1u) ^ 1u) << (19 + i);
-    return out; /* spinner number 0: not CLOSED, so arms are still kept */
+/* An end as a number to sort by: armed first, then its number, then a double on it. */
+#define OPEN_CODE(b, i) ((((~(b) >> (19 + (i))) & 1u) << 4) | ((((b) >> (3 * (i))) & 7u) << 1) \
+                         | (((b) >> (12 + (i))) & 1u))
+#define OPEN_BITS(c, i) ((((c) >> 1) & 7u) << (3 * (i)) | ((c) & 1u) << (12 + (i)) \
+                         | ((((c) >> 4) & 1u) ^ 1u) << (19 + (i)))
+
+/* OPEN_BITS of every code at every place, filled at import (``fill_open_bits``). */
+static uint32_t open_bits[4][32];
+
+/* What an end adds to the count, by its OPEN_CODE (an end with no tile on its arm: 0). */
+static int open_pips[32];
+
+static void fill_open_bits(void) {
+    for (uint32_t i = 0; i < 4; i++)
+        for (uint32_t c = 0; c < 32; c++) open_bits[i][c] = OPEN_BITS(c, i);
+    for (uint32_t c = 0; c < 32; c++)
+        open_pips[c] = c >> 4 ? 0 : (int)(((c >> 1) & 7u) << (c & 1u));
 }
 
-static inline uint32_t canonical(uint32_t b, int fives) {
+/* Written out, not looped: it runs for every move the search makes (a profile put a
+ * fifth of the search's instructions here when it was a loop over an array). */
+static inline __attribute__((always_inline)) uint32_t sort_open(uint32_t e0, uint32_t e1,
+                                                                uint32_t e2, uint32_t e3) {
+    /* A sorting network: no branch to mispredict in the search's innermost step. */
+#define SORT2(x, y) do { uint32_t lo_ = (x) < (y) ? (x) : (y); \
+                         (y) = (x) ^ (y) ^ lo_; (x) = lo_; } while (0)
+    SORT2(e0, e1);
+    SORT2(e2, e3);
+    SORT2(e0, e2);
+    SORT2(e1, e3);
+    SORT2(e1, e2);
+#undef SORT2
+    /* spinner number 0: not CLOSED, so arms are still kept */
+    return open_bits[0][e0] | open_bits[1][e1] | open_bits[2][e2] | open_bits[3][e3];
+}
+
+static inline __attribute__((always_inline)) uint32_t canonical_open(uint32_t b) {
+    return sort_open(OPEN_CODE(b, 0), OPEN_CODE(b, 1), OPEN_CODE(b, 2), OPEN_CODE(b, 3));
+}
+
+/* Ends ``i`` and ``i`` + 1 (number, double, arm) swapped when ``swap`` is 1. */
+static inline __attribute__((always_inline)) uint32_t swap_ends(uint32_t b, int i,
+                                                                uint32_t swap) {
+    uint32_t m = 0u - swap;
+    uint32_t n = ((b >> (3 * i)) ^ (b >> (3 * (i + 1)))) & 7u & m;
+    uint32_t d = ((b >> (12 + i)) ^ (b >> (13 + i))) & 1u & m;
+    uint32_t a = ((b >> (19 + i)) ^ (b >> (20 + i))) & 1u & m;
+    return b ^ (n << (3 * i)) ^ (n << (3 * (i + 1))) ^ (d << (12 + i)) ^ (d << (13 + i))
+        ^ (a << (19 + i)) ^ (a << (20 + i));
+}
+
+#define PAIR_CODE(b, i) (END(b, i) | DBL(b, i) << 3 | ((ARMS(b) >> (i)) & 1u) << 4)
+
+static inline __attribute__((always_inline)) uint32_t canonical(uint32_t b, int fives) {
     if (!fives) b &= ~(15u << 12);
     else if (SPIN(b) != CLOSED && END(b, 2) != CLOSED) return canonical_open(b);
     /* Left and right are alike, and so are up and down: the smaller one first. */
-    for (int pair = 0; pair < 4; pair += 2) {
-        uint32_t a = END(b, pair) | DBL(b, pair) << 3 | ((ARMS(b) >> pair) & 1u) << 4;
-        uint32_t c = END(b, pair + 1) | DBL(b, pair + 1) << 3 | ((ARMS(b) >> (pair + 1)) & 1u) << 4;
-        if (a > c) {
-            uint32_t e0 = END(b, pair), e1 = END(b, pair + 1);
-            uint32_t d0 = DBL(b, pair), d1 = DBL(b, pair + 1);
-            uint32_t a0 = (ARMS(b) >> pair) & 1u, a1 = (ARMS(b) >> (pair + 1)) & 1u;
-            b &= ~((63u << (3 * pair)) | (3u << (12 + pair)) | (3u << (19 + pair)));
-            b |= e1 << (3 * pair) | e0 << (3 * (pair + 1));
-            b |= d1 << (12 + pair) | d0 << (12 + pair + 1);
-            b |= a1 << (19 + pair) | a0 << (19 + pair + 1);
-        }
-    }
-    return b;
+    b = swap_ends(b, 0, PAIR_CODE(b, 0) > PAIR_CODE(b, 1));
+    return swap_ends(b, 2, PAIR_CODE(b, 2) > PAIR_CODE(b, 3));
 }
 
 static inline uint32_t fit_of(const Search *s, uint32_t b) {
@@ -160,7 +180,7 @@ static inline uint32_t set_end(uint32_t b, int i, uint32_t n, uint32_t dbl) {
 }
 
 /* ``board.place``: tile t laid on end i. */
-static uint32_t place(const Search *s, uint32_t b, int t, int i) {
+static inline __attribute__((always_inline)) uint32_t place(const Search *s, uint32_t b, int t, int i) {
     uint32_t n = END(b, i);
     uint32_t other = (n == (uint32_t)s->hi[t]) ? (uint32_t)s->lo[t] : (uint32_t)s->hi[t];
     b = set_end(b, i, other, s->hi[t] == s->lo[t]);
@@ -176,19 +196,34 @@ static uint32_t place(const Search *s, uint32_t b, int t, int i) {
     return b;
 }
 
-/* ``board.fives_count``: the open ends added up. */
-static int fives_count(uint32_t b) {
-    int total = 0;
+/* ``board.fives_count``: the open ends added up (a double counts twice). */
+#define END_PIPS(b, i) ((int)(END(b, i) << DBL(b, i)))
+
+static inline __attribute__((always_inline)) int fives_count(uint32_t b) {
     uint32_t spin = SPIN(b);
     if (spin != CLOSED) {
-        uint32_t arms = ARMS(b);
-        if ((arms & 3u) != 3u) total += 2 * (int)spin;
-        for (int i = 0; i < 4; i++)
-            if (arms & (1u << i)) total += DBL(b, i) ? 2 * (int)END(b, i) : (int)END(b, i);
-        return total;
+        int arms = (int)ARMS(b);
+        int total = (arms & 3) != 3 ? 2 * (int)spin : 0;
+        return total + (END_PIPS(b, 0) & -(arms & 1)) + (END_PIPS(b, 1) & -(arms >> 1 & 1))
+            + (END_PIPS(b, 2) & -(arms >> 2 & 1)) + (END_PIPS(b, 3) & -(arms >> 3 & 1));
     }
-    for (int i = 0; i < 2; i++) total += DBL(b, i) ? 2 * (int)END(b, i) : (int)END(b, i);
-    return total;
+    return END_PIPS(b, 0) + END_PIPS(b, 1);
+}
+
+
+/* ``canonical(b, 1)`` and, into ``count``, ``fives_count(b)``: on an open board both
+ * come from the ends' codes, worked out once. */
+static inline __attribute__((always_inline)) uint32_t canonical_count(uint32_t b,
+                                                                      int *count) {
+    if (SPIN(b) != CLOSED && END(b, 2) != CLOSED) {
+        uint32_t e0 = OPEN_CODE(b, 0), e1 = OPEN_CODE(b, 1), e2 = OPEN_CODE(b, 2),
+                 e3 = OPEN_CODE(b, 3);
+        *count = ((ARMS(b) & 3u) != 3u ? 2 * (int)SPIN(b) : 0)
+            + open_pips[e0] + open_pips[e1] + open_pips[e2] + open_pips[e3];
+        return sort_open(e0, e1, e2, e3);
+    }
+    *count = fives_count(b);
+    return canonical(b, 1);
 }
 
 static inline uint64_t mix(uint64_t k) {
@@ -596,10 +631,12 @@ static int gen_moves(const Search *s, uint32_t u, uint32_t drawers, uint32_t b, 
             uint32_t nb = place(s, b, t, i);
             int gain = 0;
             if (s->fives) {
-                int c = fives_count(nb);
+                int c;
+                nb = canonical_count(nb, &c);
                 gain = (c > 0 && c % 5 == 0) ? c : 0;
+            } else {
+                nb = canonical(nb, 0);
             }
-            nb = canonical(nb, s->fives);
             int dup = 0;
             for (int k = from; k < n; k++)
                 if (mv[k].board == nb && mv[k].gain == gain) dup = 1;
@@ -698,9 +735,12 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
     int single = !s->fives;
     int prune = single && p != parent;
     int pt = s->hp[p];
-    int total = 0;
-    for (int k = 0; k < s->seats; k++) total += s->hp[k];
-    int ceiling = single ? total - pt + s->stock_rest[pos] : (1 << 20);
+    int ceiling = 1 << 20;
+    if (single) {
+        int total = 0;
+        for (int k = 0; k < s->seats; k++) total += s->hp[k];
+        ceiling = total - pt + s->stock_rest[pos];
+    }
     int16_t best[4] = {0, 0, 0, 0}, vec[4];
     int have = 0;
     int child_limit = NEG_INF;
@@ -1479,7 +1519,9 @@ static PyObject *Search_place(Search *self, PyObject *args) {
         return NULL;
     }
     uint32_t nb = place(self, board, t, end);
-    return Py_BuildValue("Ii", canonical(nb, self->fives), self->fives ? fives_count(nb) : 0);
+    int count = 0; /* as the search makes its moves */
+    uint32_t code = self->fives ? canonical_count(nb, &count) : canonical(nb, 0);
+    return Py_BuildValue("Ii", code, count);
 }
 
 /* Another deal of the same table: its stock, block hook and leader; nothing kept. A
@@ -1580,6 +1622,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__maxn(void) {
+    fill_open_bits();
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
