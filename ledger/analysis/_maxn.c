@@ -1261,7 +1261,7 @@ static PyObject *Search_margin(Search *self, PyObject *args) {
  *
  * The switch is a few instructions (x86-64 only; elsewhere one search per thread). */
 #if HAVE_FIBERS
-#define FIBER_STACK (1u << 20) /* a deal recurses at most about 60 deep, ~2 KiB each */
+#define FIBER_STACK (1u << 20) /* a deal recurses at most ~120 deep (plays, passes), ~2 KiB each */
 #define SIGNAL_EVERY 4096      /* switches between looks at Python's signals (one thread) */
 
 void maxn_switch(void **save, void *to);

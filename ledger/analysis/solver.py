@@ -81,9 +81,13 @@ searches interleaved on one thread, not another order within one position. That 
 the fibers do (``FIBERS``, ``_maxn.c``): each thread runs four searches of the position,
 switching to the next at every look-up of the table while its line comes; a position is
 searched by one of them at a time (the others try their other moves first, then wait for
-its value), so they visit what one search visits. A first deal's review: 1.6 to 1.8 times
-faster in wall clock and CPU (``benchmarks/maxn.py --fibers 1 4``); more fibers, or a
-yield before each store as well, gained nothing more.
+its value), so they visit what one search visits. With the boards made canonical and the
+Fives count taken in straight-line code (a third fewer instructions a visit), a first
+deal's review takes about 1.8 times less wall clock and CPU than before (median 8.3 s of
+wall clock on a quiet machine, ``benchmarks/maxn.py``). Six or eight fibers, or a switch
+before each store as well, gained nothing more; in a profile of one thread what is left
+is about a fifth the kernel zeroing the fresh table's pages, a quarter still waiting for the table, the rest
+the moves' own work.
 
 Positions on their own (a prefix of a deal, or hands the caller supplies) and batches of
 them: ``ledger/analysis/positions.py``.
