@@ -86,8 +86,8 @@ Fives count taken in straight-line code (a third fewer instructions a visit), a 
 deal's review takes about 1.8 times less wall clock and CPU than before (median 8.3 s of
 wall clock on a quiet machine, ``benchmarks/maxn.py``). Six or eight fibers, or a switch
 before each store as well, gained nothing more; in a profile of one thread what is left
-is about a fifth the kernel zeroing the fresh table's pages, a quarter still waiting for the table, the rest
-the moves' own work.
+is about a fifth the kernel zeroing the fresh table's pages, a quarter still waiting for
+the table, the rest the moves' own work.
 
 Positions on their own (a prefix of a deal, or hands the caller supplies) and batches of
 them: ``ledger/analysis/positions.py``.
