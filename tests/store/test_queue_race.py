@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from ledger.store import analyses, db, jobqueue, knowledge_reviews
+from ledger.store.analyses import Head
 from tests.store.conftest import SAMPLES, Schemas
 from tests.store.helpers import import_path
 from web import knowledge_report
@@ -30,13 +31,19 @@ QUICK = "domena-2.json"
 
 
 @pytest.fixture
-def ledger(schemas: Schemas) -> Iterator[tuple[str, Any, int]]:
+def ledger(schemas: Schemas) -> Iterator[tuple[str, Any, int, Head, int]]:
+    """A ledger with one match: its url, engine, id, head and review's samples."""
     url = schemas.new()
     engine = db.open_db(url, migrate=True)
     (imported,) = import_path(engine, SAMPLES / QUICK)
-    assert imported.id is not None
+    mid = imported.id
+    assert mid is not None
+    with engine.connect() as c:
+        at = analyses.head(c, mid)
+        samples = knowledge_report.task(c, mid).samples
+    assert at is not None
     try:
-        yield url, engine, imported.id
+        yield url, engine, mid, at, samples
     finally:
         engine.dispose()
 
@@ -57,6 +64,15 @@ def _finish_first(monkeypatch: pytest.MonkeyPatch, name: str,
     return landed
 
 
+def _kept(engine: Any, write: Callable[[Any], None]) -> Callable[[Any], None]:
+    """What a worker commits when its answer is worked out: ``write``, one transaction."""
+    def commit(_: Any) -> None:
+        with db.writing(engine) as session:
+            write(db.write_connection(session))
+            session.commit()
+    return commit
+
+
 def _jobs(engine: Any) -> int:
     with engine.connect() as c:
         return int(c.execute(text("SELECT count(*) FROM pgqueuer")).scalar_one())
@@ -64,28 +80,21 @@ def _jobs(engine: Any) -> int:
 
 @pytest.mark.postgres
 def test_the_review_kept_between_the_reads_is_answered(
-        ledger: tuple[str, Any, int], monkeypatch: pytest.MonkeyPatch) -> None:
-    url, engine, mid = ledger
-    body = {"samples": 0, "kept": "between the reads"}
+        ledger: tuple[str, Any, int, Head, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    url, engine, mid, at, samples = ledger
+    body = {"samples": samples, "kept": "between the reads"}
     with TestClient(create_app(url)) as client:
         jobs: QueueJobs = client.app.state.analysis_jobs  # type: ignore[attr-defined]
         assert isinstance(jobs, QueueJobs)
         with engine.connect() as c:
             assert isinstance(jobs.ask_knowledge(c, mid), Pending)
-            at = analyses.head(c, mid)
-            samples = knowledge_report.task(c, mid).samples
-        assert at is not None
-        body["samples"] = samples
         key = knowledge_key(mid, samples, at)
 
-        def worker_commits(_: Any) -> None:
-            with db.writing(engine) as session:
-                conn = db.write_connection(session)
-                knowledge_reviews.put(conn, mid, at, samples, knowledge_report.VERSION, body)
-                jobqueue.finished(conn, key)
-                session.commit()
+        def write(conn: Any) -> None:
+            knowledge_reviews.put(conn, mid, at, samples, knowledge_report.VERSION, body)
+            jobqueue.finished(conn, key)
 
-        landed = _finish_first(monkeypatch, "progress_of", worker_commits)
+        landed = _finish_first(monkeypatch, "progress_of", _kept(engine, write))
         res = client.get(f"/api/matches/{mid}/knowledge")
         assert landed == [1]  # the worker's transaction landed between the reads
         assert res.status_code == 200, res.text
@@ -94,22 +103,12 @@ def test_the_review_kept_between_the_reads_is_answered(
 
 @pytest.mark.postgres
 def test_the_review_asked_for_again_just_as_it_is_kept_is_not_queued_afresh(
-        ledger: tuple[str, Any, int], monkeypatch: pytest.MonkeyPatch) -> None:
-    _, engine, mid = ledger
+        ledger: tuple[str, Any, int, Head, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    _, engine, mid, at, samples = ledger
     jobs = QueueJobs(engine)
-    with engine.connect() as c:
-        at = analyses.head(c, mid)
-        samples = knowledge_report.task(c, mid).samples
-    assert at is not None
     body = {"samples": samples, "kept": "between the reads"}
-
-    def worker_commits(_: Any) -> None:
-        with db.writing(engine) as session:
-            knowledge_reviews.put(db.write_connection(session), mid, at, samples,
-                                  knowledge_report.VERSION, body)
-            session.commit()
-
-    landed = _finish_first(monkeypatch, "progress", worker_commits)
+    landed = _finish_first(monkeypatch, "progress", _kept(engine, lambda conn: (
+        knowledge_reviews.put(conn, mid, at, samples, knowledge_report.VERSION, body))))
     with engine.connect() as c:
         got = jobs.ask_knowledge(c, mid)
     assert landed == [1]
@@ -119,22 +118,16 @@ def test_the_review_asked_for_again_just_as_it_is_kept_is_not_queued_afresh(
 
 @pytest.mark.postgres
 def test_a_deal_analysed_between_the_reads_is_answered_not_queued(
-        ledger: tuple[str, Any, int], monkeypatch: pytest.MonkeyPatch) -> None:
-    _, engine, mid = ledger
+        ledger: tuple[str, Any, int, Head, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    _, engine, mid, at, _ = ledger
     jobs = QueueJobs(engine)
-    with engine.connect() as c:
-        at = analyses.head(c, mid)
-    assert at is not None
     body = {"deal": 0, "kept": "between the reads"}
 
-    def worker_commits(_: Any) -> None:
-        with db.writing(engine) as session:
-            conn = db.write_connection(session)
-            analyses.put(conn, mid, 0, at, DEAL_VERSION, body)
-            jobqueue.finished(conn, deal_key(mid, 0, at))
-            session.commit()
+    def write(conn: Any) -> None:
+        analyses.put(conn, mid, 0, at, DEAL_VERSION, body)
+        jobqueue.finished(conn, deal_key(mid, 0, at))
 
-    landed = _finish_first(monkeypatch, "progress", worker_commits)
+    landed = _finish_first(monkeypatch, "progress", _kept(engine, write))
     with engine.connect() as c:
         got = jobs.ask(c, mid, 0)
     assert landed == [1]
