@@ -1147,6 +1147,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kw) {
     self->fibers = fibers < 1 ? 1 : fibers > 16 ? 16 : fibers;
     self->code = 0;
     self->radix = 1;
+    self->must = 0;
     self->fib = NULL;
     self->fibered = 0;
     self->leader = leader;
@@ -1331,6 +1332,7 @@ static int run_fibers(Search *s, int count, uint32_t u, uint32_t drawers, uint32
             c->code = i;
             c->radix = 1;
             c->depth = 0;
+            c->must = 0; /* a search left on a fiber last time may have left it set */
             c->fib = &fs[i];
             fs[i] = (Fiber){NULL, &fs[(i + 1) % count], &ring, c, u, drawers, b, p, pos, 0,
                             {0}, fs[i].stack};
@@ -1369,6 +1371,7 @@ static int run_fibers(Search *s, int count, uint32_t u, uint32_t drawers, uint32
     }
     s->fib = NULL;
     s->code = 0;
+    s->must = 0;
     s->threaded = threaded;
     for (int i = 0; fs != NULL && i < count; i++)
         if (fs[i].stack != NULL) munmap(fs[i].stack, FIBER_STACK);
