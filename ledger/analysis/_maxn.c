@@ -664,6 +664,14 @@ static int gen_moves(const Search *s, uint32_t u, uint32_t drawers, uint32_t b, 
     return n;
 }
 
+static inline void reverse_moves(MoveT *mv, int i, int j) {
+    for (; i < j; i++, j--) {
+        MoveT m = mv[i];
+        mv[i] = mv[j];
+        mv[j] = m;
+    }
+}
+
 /* The search: 1 with ``out`` the exact future points per side, 0 when the position is
  * worth less than ``limit`` to ``parent`` (shallow pruning, one-winner tables only),
  * -1 on a Python error. */
@@ -715,19 +723,15 @@ static int mx(Search *s, uint32_t u, uint32_t drawers, uint32_t b, int p, int po
         if (recall(s, line, key, out)) return 1;
     }
     if (s->flip && n > 1 && s->depth < FLIP_DEPTH) /* the other thread's order, reversed */
-        for (int i = 0, j = n - 1; i < j; i++, j--) {
-            MoveT m = mv[i];
-            mv[i] = mv[j];
-            mv[j] = m;
-        }
+        reverse_moves(mv, 0, n - 1);
     uint32_t radix = s->radix;
     if (s->code && n > 1 && s->depth < FLIP_DEPTH) { /* a fiber's own order: a rotation */
         int r = (int)(((uint32_t)s->code / radix) % (uint32_t)n);
         s->radix = radix * (uint32_t)n;
-        if (r) {
-            MoveT tmp[MAX_MOVES];
-            memcpy(tmp, mv, sizeof *mv * (size_t)n);
-            for (int i = 0; i < n; i++) mv[i] = tmp[(i + r) % n];
+        if (r) { /* the r first moves to the end, in place: no second array on the stack */
+            reverse_moves(mv, 0, r - 1);
+            reverse_moves(mv, r, n - 1);
+            reverse_moves(mv, 0, n - 1);
         }
     }
     s->depth += n > 1;
@@ -1382,6 +1386,16 @@ static int run_fibers(Search *s, int count, uint32_t u, uint32_t drawers, uint32
 #endif
 
 
+/* Why a search on threads or fibers stopped without a value, as the exception (``error``
+ * as in ``Search``; one already set, a signal's, stands): -1. */
+static int say_stopped(int error) {
+    if (error == 2) PyErr_SetString(TooLong, "the search reached its limit of positions visited");
+    else if (error == 4) PyErr_NoMemory();
+    else if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "the search stopped without a value");
+    return -1;
+}
+
 typedef struct {
     Search *s;
     uint32_t u, drawers, b;
@@ -1451,10 +1465,7 @@ static int solve_two(Search *self, uint32_t u, uint32_t drawers, uint32_t b, int
         memcpy(out, done->out, sizeof done->out);
         return 1;
     }
-    if (too_long) PyErr_SetString(TooLong, "the search reached its limit of positions visited");
-    else if (no_memory) PyErr_NoMemory();
-    else PyErr_SetString(PyExc_RuntimeError, "the search stopped without a value");
-    return -1;
+    return say_stopped(too_long ? 2 : no_memory ? 4 : 3);
 }
 
 static PyObject *Search_solve(Search *self, PyObject *args) {
@@ -1482,11 +1493,7 @@ static PyObject *Search_solve(Search *self, PyObject *args) {
 #if HAVE_FIBERS
     else if (use_fibers(self, u)) {
         r = run_fibers(self, self->fibers, u, drawers, b, p, pos, 0, out);
-        if (r < 0 && self->error == 2)
-            PyErr_SetString(TooLong, "the search reached its limit of positions visited");
-        else if (r < 0 && self->error == 4) PyErr_NoMemory();
-        else if (r < 0 && !PyErr_Occurred())
-            PyErr_SetString(PyExc_RuntimeError, "the search stopped without a value");
+        if (r < 0) say_stopped(self->error);
     }
 #endif
     else r = mx(self, u, drawers, b, p, pos, -1, NEG_INF, out);

@@ -10,6 +10,8 @@ search stopped early.
 from __future__ import annotations
 
 import random
+import signal
+import time
 
 import pytest
 
@@ -287,9 +289,6 @@ def test_a_signal_stops_a_search_on_fibers_and_the_solver_still_answers() -> Non
     # A signal (Ctrl-C, here an alarm from the kernel) during a first deal's search on
     # fibers (one thread: it holds the GIL and looks at the signals): the handler's
     # exception comes out at once, and the same solver then values a position exactly.
-    import signal
-    import time
-
     start, line = next(iter(match_states("sahrat-fives", 4, None, 1)))
     solver = DealSolver(start, threads=1, fibers=6)
 
