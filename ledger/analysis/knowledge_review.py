@@ -48,17 +48,20 @@ from ledger.tiles import ALL_TILES, Tile
 
 DEFAULT_SAMPLES = 200
 # Tables where K = 200 takes more than about 10 s a deal on a two-core machine: the K that
-# fits, measured by benchmarks/review.py (first deal of a seeded match, on a machine
-# shared with others: load average 6 to 10 on 2 cores; `analyse` shows the K it used).
-# Three or four seats each for himself: every sample is a max-n search of its own.
+# fits, measured by benchmarks/review.py on a quiet machine (3 seeded matches each, their
+# first deal and their second and third: the median deal of each within 10 s; `analyse`
+# shows the K it used). A later deal costs more than the first on most of these tables:
+# its leader may open with any tile, and each sample of that first decision is the whole
+# deal searched from each of seven openings. Three or four seats each for himself: every
+# sample is a max-n search of its own.
 TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {  # (preset, seats, teams)
-    ("sahrat-draw", 4, False): 5,
-    ("casual-arena", 4, False): 12,
-    ("selminha", 3, False): 40,
-    ("casual-arena", 3, False): 50,
-    ("sahrat-fives", 2, False): 60,
+    ("sahrat-draw", 4, False): 3,
+    ("casual-arena", 4, False): 20,
+    ("selminha", 3, False): 16,
+    ("casual-arena", 3, False): 100,
+    ("sahrat-fives", 2, False): 100,
     # Its early decisions are not reviewed (TABLE_LIMITS), which costs the same at any K.
-    ("sahrat-fives", 4, False): 6,
+    ("sahrat-fives", 4, False): 40,
 }
 # The most positions one sample's search may visit, on tables where a decision's samples
 # early in a deal cannot be solved in time (``benchmarks/review.py``): such a decision

@@ -87,7 +87,10 @@ deal's review takes about 1.8 times less wall clock and CPU than before (median 
 wall clock on a quiet machine, ``benchmarks/maxn.py``). Six or eight fibers, or a switch
 before each store as well, gained nothing more; in a profile of one thread what is left
 is about a fifth the kernel zeroing the fresh table's pages, a quarter still waiting for
-the table, the rest the moves' own work.
+the table, the rest the moves' own work. Twenty first deals' reviews on a quiet machine
+(``benchmarks/solver.py``): median 9.6 s of wall clock, at most 13.8 s, against a goal of
+2 s and 5 s. Reaching it would take visiting several times fewer positions, and exact
+max-n with every seat scoring during the deal has no bound that skips them (above).
 
 Positions on their own (a prefix of a deal, or hands the caller supplies) and batches of
 them: ``ledger/analysis/positions.py``.
