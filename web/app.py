@@ -20,6 +20,7 @@ from web.access import install as install_access
 from web.analysis_backends import open_jobs
 from web.analysis_jobs import Settings
 from web.deps import page_threads
+from web.doors import Doors
 from web.lang import LanguageCookie
 from web.page_cache import PageCache
 from web.routes import analysis, api, pages, players, record, replay_frames, whatif
@@ -60,6 +61,7 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     app.add_middleware(PageCache)  # lists and match pages kept (compressed) while unchanged
     app.add_middleware(LanguageCookie)  # ?lang= is remembered; pages vary by language
     install_access(app, access or Access(), engine)  # keys, same-origin posts, trusted hosts
+    app.add_middleware(Doors)  # first of all: text no route can take is refused at the door
     app.include_router(api.router)
     app.include_router(record.router)  # recording live at the table
     app.include_router(record.api)
