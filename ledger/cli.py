@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 # ``--help`` and ``audit`` load none of what other commands need.
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+# Findings that say no match could be read at all there: a file of nothing else is one
+# that "cannot be read at all" (exit 2), as a missing one is; beside a match that could be
+# read, they are that line's findings (exit 1).
+UNREAD = frozenset({"bad-json", "line-too-long", "file-too-large", "empty-file"})
 
 
 def _summary(report: AuditReport, seats: Sequence[str], lang: Language = ENGLISH) -> str:
@@ -110,6 +114,7 @@ class _Audited(NamedTuple):
     text: str  # the --json line or the summary, with its line ending
     ok: bool
     stop: str | None  # with --strict and an error: the sentence that stops the command
+    unread: bool = False  # no match could be read there (its findings are all ``UNREAD``)
 
 
 def _audited(record: MatchRecord, args: argparse.Namespace, lang: Language) -> _Audited:
@@ -126,7 +131,9 @@ def _audited(record: MatchRecord, args: argparse.Namespace, lang: Language) -> _
         stop = "domino-ledger: " + lang.say(
             "stopped at {where}: {message} [{code}]", where=_where(report, first.event),
             message=Worded(_message(first, lang)), code=first.code)
-    return _Audited(text, report.ok, stop)
+    unread = record.header is None and bool(report.findings) and all(
+        f.code in UNREAD for f in report.findings)
+    return _Audited(text, report.ok, stop, unread)
 
 
 def _audits(path: str, args: argparse.Namespace, lang: Language,
@@ -191,15 +198,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
     out = sys.stdout
     lang = chosen_language(args)
     for _path, audits in _each_file(args, lang):
+        read_any = False
         try:
             for audited in audits:
                 out.write(audited.text)
+                read_any = read_any or not audited.unread
                 if not audited.ok:
                     code = max(code, EXIT_FINDINGS)
                     if audited.stop is not None:
                         out.flush()
                         print(audited.stop, file=sys.stderr)
-                        return EXIT_FINDINGS
+                        return EXIT_UNREADABLE if audited.unread else EXIT_FINDINGS
+            if not read_any:  # every part of the file was past reading
+                code = EXIT_UNREADABLE
         except ReadError as exc:
             print("domino-ledger: " + lang.word(Phrase(exc.template, None, **exc.params)),
                   file=sys.stderr)

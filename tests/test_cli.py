@@ -36,6 +36,7 @@ def _load(name: str, path: Path) -> ModuleType:
 
 bad_inputs = _load("cli_bad_inputs", ROOT / "tests" / "formats" / "bad_inputs.py")
 CASES = {c.name: c for c in bad_inputs.cases()}
+UNREAD = {"bad-json", "line-too-long", "file-too-large", "empty-file"}
 
 
 def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -141,7 +142,10 @@ def test_bad_input_through_the_command(name: str, tmp_path: Path) -> None:
         assert text.stderr.startswith(f"domino-ledger: {path}: ")
         assert len(text.stderr.strip().splitlines()) == 1
         return
-    assert text.returncode == (1 if case.bad else 0), text.stdout
+    # A file none of whose parts could be read cannot be read at all: 2 (issue 32).
+    nothing_read = bool(case.bad) and not case.good_lines and all(
+        b.code in UNREAD for b in case.bad)
+    assert text.returncode == (2 if nothing_read else 1 if case.bad else 0), text.stdout
     for want in case.bad:
         where = f"{path}:{want.line}" if want.line is not None else str(path)
         header = [row for row in text.stdout.splitlines() if row.startswith(f"{where} match ")]
@@ -196,6 +200,27 @@ def test_missing_file_among_good_ones_exit_2_and_others_still_audited(tmp_path: 
 def test_unreadable_beats_faulty(tmp_path: Path) -> None:
     done = run(SAMPLES / "faulty" / "wrong-end.json", tmp_path / "nope.json")
     assert done.returncode == 2
+
+
+@pytest.mark.parametrize(("content", "name"), [
+    (b"hello world", "junk.json"), (b"\x00\x01binary", "bin.json"),
+    (b'{"format": "domino-match/1"', "cut.json"), (b"", "empty.json"),
+    (b"not json\nnor this\n", "junk.jsonl")])
+def test_a_file_that_cannot_be_read_at_all_exits_2(tmp_path: Path, content: bytes,
+                                                    name: str) -> None:
+    # Issue 32: such a file exited 1, as a faulty match does; the README says 2.
+    path = tmp_path / name
+    path.write_bytes(content)
+    for flags in ((), ("--json",), ("--strict",)):
+        done = run(*flags, path)
+        assert done.returncode == 2, (flags, done.stdout, done.stderr)
+
+
+def test_a_bad_line_beside_a_good_one_is_a_finding_exit_1(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    good = (SAMPLES / "arab-block-2.json").read_text(encoding="utf-8")
+    path.write_text("not json\n" + " ".join(good.split()) + "\n", encoding="utf-8")
+    assert run(path).returncode == 1
 
 
 def test_usage_error_is_not_a_traceback() -> None:

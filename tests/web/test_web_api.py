@@ -129,5 +129,5 @@ def test_import_many_at_once_and_bad_files(client: Any, server: Server) -> None:
     res = client.post("/import", files={"file": ("empty.json", b"  \n", "application/json")})
     assert res.status_code == 400 and "empty" in res.text
     res = client.post("/import", files={"file": ("junk.json", b"{not json", "application/json")})
-    assert res.status_code == 200
+    assert res.status_code == 400  # nothing in it could be read (issue 32: was 200)
     assert "bad-json" in res.text and "Not stored" in res.text

@@ -19,6 +19,14 @@ from web.templating import templates
 router = APIRouter(include_in_schema=False)
 
 
+def refused_status(report: ImportReport) -> int:
+    """200: something of the upload is in the ledger (stored now or before); 400: nothing
+    of it could be read; 422: matches were read, and every one was refused."""
+    if report.stored:
+        return 200
+    return 422 if report.read else 400
+
+
 @router.get("/import", response_class=HTMLResponse)
 def import_form(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "import.html", {
@@ -45,6 +53,8 @@ def import_upload(_: OwnerOnly, request: Request, file: UploadFile,
         error, status = lang.say("{name} is empty: there is no match in it", name=name), 400
     except ReadError as exc:
         error, status = lang.say(exc.template, **exc.params), 400
+    else:
+        status = refused_status(report)
     return templates.TemplateResponse(request, "import.html", {
         "nav": "import", "report": report if error is None else None, "error": error,
         "filename": name}, status_code=status)
