@@ -76,6 +76,7 @@ class IllegalEvent(ValueError):
 CODES: dict[str, str] = {
     # the file and its fields (cannot parse)
     "bad-json": "a line or file is not valid JSON",
+    "duplicate-key": "an object of the file writes the same key twice (which value is meant?)",
     "bad-format": "the match object lacks a field of domino-match/1 or has the wrong shape",
     "bad-event": "an event lacks a field or a field has the wrong type",
     "bad-tile": "a tile is not one of the 28 of a double-six set",

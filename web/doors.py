@@ -12,7 +12,9 @@ middleware; docs/security.md). Refused with a 422 and a sentence that names the 
   a longer text only costs the server work;
 - a JSON body holding ``NaN``, ``Infinity``, ``-Infinity`` or a number too large for a
   double (Python's ``json`` reads them, but they are not JSON and no answer can echo
-  them back), or a NUL in any of its strings.
+  them back), a NUL in any of its strings, or a key written twice in one object (a
+  reader keeps one of the two without a word; a match file's is a ``duplicate-key``
+  finding, ``ledger.formats.duplicates``).
 
 Bodies are read here only when they are JSON or a plain form (small by nature; bounded by
 ``MAX_BODY``); a multipart upload goes on untouched (``web.routes.upload`` reads it).
@@ -96,6 +98,16 @@ def _not_json(name: str) -> float:
     raise Refusal(N_("the JSON body holds {value}, which is not a JSON number"), value=name)
 
 
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    got: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in got:  # a reader would keep one of the two, silently
+            raise Refusal(N_("the JSON body writes the key {key} twice in one object"),
+                          key=json.dumps(key[:80]))
+        got[key] = value
+    return got
+
+
 def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield where, value
@@ -112,7 +124,8 @@ def check_json(body: bytes) -> None:
     """A JSON body's numbers are finite and its strings hold no NUL (text that is not JSON
     at all is the route's to refuse, as FastAPI does: 422 ``json_invalid``)."""
     try:
-        parsed = json.loads(body, parse_constant=_not_json, parse_float=_finite)
+        parsed = json.loads(body, parse_constant=_not_json, parse_float=_finite,
+                            object_pairs_hook=_once)
     except (ValueError, RecursionError) as exc:
         if isinstance(exc, Refusal):
             raise

@@ -29,6 +29,7 @@ import orjson
 
 from ledger.events import Event
 from ledger.findings import Finding, finding
+from ledger.formats import duplicates
 from ledger.formats.wire import MatchHeader, ParseError, parse_events, parse_header
 from ledger.i18n.phrases import Phrase, english
 
@@ -130,7 +131,32 @@ def _decode(data: bytes, index: int, path: str, line: int | None) -> MatchRecord
                             "{reason}", line=line, reason=trouble)
         return _problem(index, path, line, "bad-json", "the file is not valid JSON: {reason}",
                         reason=trouble)
-    return parse_match(obj, index, path, line)
+    return _parsed(obj, data, index, path, line)
+
+
+def _parsed(obj: object, data: bytes, index: int, path: str, line: int | None) -> MatchRecord:
+    """``parse_match``, and a finding for each key ``data`` writes twice in an object."""
+    rec = parse_match(obj, index, path, line)
+    if duplicates.may_have(data, obj):
+        rec.problems.extend(_duplicate_keys(data, line))
+    return rec
+
+
+def _duplicate_keys(data: bytes, line: int | None) -> list[Finding]:
+    """Each key written twice in one object, with its line (a JSON Lines record's own)."""
+    out = []
+    for dup in duplicates.find(data.decode("utf-8")):
+        path = dup.path
+        event = path[1] if len(path) >= 2 and path[0] == "events" and \
+            isinstance(path[1], int) else None
+        place: object = Phrase("the match object") if not path else \
+            Phrase("event {event}", event=event) if event is not None and len(path) == 2 \
+            else duplicates.where(path)
+        out.append(finding(event, "error", "duplicate-key", "{where} holds the key {key} "
+                           "twice, at line {line}: which of its values is meant cannot be "
+                           "told", where=place, key=orjson.dumps(dup.key[:80]).decode(),
+                           line=line if line is not None else dup.line))
+    return out
 
 
 def _json_trouble(data: bytes, exc: orjson.JSONDecodeError) -> Phrase:
@@ -267,7 +293,7 @@ def _read_document(stream: IO[bytes], name: str, max_line: int) -> Iterator[Matc
                        "the file holds a JSON list; a .json file holds one match object "
                        "(put many matches one per line in a .jsonl file)")
         return
-    yield parse_match(obj, 0, name, None)
+    yield _parsed(obj, data, 0, name, None)
 
 
 class _Gauge:

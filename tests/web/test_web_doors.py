@@ -63,6 +63,14 @@ def test_a_nul_in_a_json_string_is_422_and_names_the_field(client: TestClient) -
     assert "body.seats[1]" in res.json()["error"]["message"]
 
 
+def test_a_key_twice_in_a_json_body_is_422(client: TestClient) -> None:
+    res = client.post("/api/matches", content='{"table": {"rules": "domena"}, "seats": '
+                      '["Ali", "Omar"], "seats": ["Ali", "Omar", "Zaid"]}',
+                      headers={"content-type": "application/json"})
+    assert res.status_code == 422
+    assert 'writes the key "seats" twice' in res.json()["error"]["message"]
+
+
 def test_finite_bodies_still_pass(client: TestClient) -> None:
     res = client.post("/api/matches", content='{"table": {"rules": "domena", "options": '
                       '{"target": 1.5e2}}, "seats": ["Ali", "Omar"]}',
