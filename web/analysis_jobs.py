@@ -104,6 +104,13 @@ class AnalysisBusy(AnalysisError):
     status = 503
 
 
+class TooManyWaiting(AnalysisBusy):
+    """This client's own share of the queue is full: its requests are too many (429), the
+    server is not out of service (503: the whole queue full, or the server stopping)."""
+
+    status = 429
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     seconds: float = SECONDS           # per deal: what is not solved by then is left out
@@ -349,7 +356,7 @@ class AnalysisJobs(AnalysisBackend):
                 raise AnalysisBusy(Phrase("the server is stopping; ask again"))
             mine = self._queue.get(client)
             if mine is not None and len(mine) >= self.settings.per_client:
-                raise AnalysisBusy(Phrase("{waiting} deals you asked for are waiting to be "
+                raise TooManyWaiting(Phrase("{waiting} deals you asked for are waiting to be "
                                           "analysed; ask again when one is done",
                                           waiting=len(mine)))
             if self._waiting >= self.settings.waiting:

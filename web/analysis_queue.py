@@ -44,12 +44,12 @@ from ledger.store.jobqueue import BULK, WEB, JobKey, Report
 from web import knowledge_report
 from web.analysis_jobs import (
     AnalysisBackend,
-    AnalysisBusy,
     AnalysisError,
     DealNotFound,
     Pending,
     Settings,
     Solved,
+    TooManyWaiting,
     _task,
     solve,
 )
@@ -132,7 +132,7 @@ class QueueJobs(AnalysisBackend):
     def _queue(self, conn: Any, key: JobKey, client: str) -> Pending:
         mine = jobqueue.waiting(conn, client)
         if mine >= self.settings.per_client:
-            raise AnalysisBusy(Phrase("{waiting} deals you asked for are waiting to be "
+            raise TooManyWaiting(Phrase("{waiting} deals you asked for are waiting to be "
                                       "analysed; ask again when one is done", waiting=mine))
         self.started += jobqueue.enqueue(self.engine, [key], client, WEB)
         return Pending("queued", 0, 0)

@@ -71,7 +71,7 @@ def test_one_client_cannot_fill_the_queue(served: tuple[str, AnalysisJobs, dict[
         assert _ask(x, ids[SLOW], 1).status_code == 202  # keeps the one worker busy
         assert [_ask(a, quick, d).status_code for d in (1, 2)] == [202, 202]
         refused = _ask(a, quick, 3)
-        assert refused.status_code == 503
+        assert refused.status_code == 429  # this client's share is full (issue 32: was 503)
         assert refused.json()["error"]["code"] == "analysis-busy"
         assert "2 deals you asked for are waiting" in refused.json()["error"]["message"]
         # Another client is still served, and asking for a deal already queued joins it.
