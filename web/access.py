@@ -1,8 +1,10 @@
 """Who may read and write (docs/security.md): the server's mode, the owner token, the
 recorder keys, cross-site posts and trusted hosts, in one place.
 
-Modes: ``open`` (anyone who reaches the server may write: the default on a loopback
-address, or ``serve --open``), ``keys`` (the default on any other address: imports and
+Modes: ``open`` (who reaches the server may write: on a loopback address, by default,
+anyone on this machine, and a request a proxy forwarded is this machine's only from a
+trusted proxy, ``serve --trusted-proxy``, for a loopback address; with ``serve --open``,
+anyone), ``keys`` (the default on any other address: imports and
 new matches need the owner token, a live match's appends and undos its recorder key)
 and ``private`` (``serve --private``: reading needs the owner token or, for its own
 match, a recorder key too).
@@ -23,6 +25,7 @@ import os
 import re
 import secrets
 import socket
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -46,6 +49,7 @@ from web.matchdata import StoredMatch
 log = logging.getLogger("domino_ledger.access")
 
 TOKEN_ENV = "DOMINO_LEDGER_TOKEN"
+PROXY_ENV = "DOMINO_LEDGER_TRUSTED_PROXY"  # addresses, comma-separated (serve --trusted-proxy)
 TOKEN_FILE = "owner-token"
 OWNER_COOKIE = "dl_owner"
 KEY_COOKIE = "dl_key_{match}"
@@ -69,22 +73,44 @@ class Access:
     owner_token: str | None = None
     hosts: tuple[str, ...] = (*LOOPBACK_NAMES, TEST_HOST)
     secure_cookies: bool = False
+    # Proxies whose forwarded addresses are believed (``serve --trusted-proxy``): addresses
+    # or networks. Open on loopback means open to this machine: a request a proxy forwards
+    # from elsewhere is not (``forwarded``, below).
+    trusted_proxies: tuple[str, ...] = ()
+    open_to_all: bool = False  # ``serve --open``: writes open whoever sends them
     _digest: bytes = field(default=b"", repr=False)
+    _proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(
+        default=(), repr=False)
 
     def __post_init__(self) -> None:
         if self.mode != Mode.OPEN and not self.owner_token:
             raise ValueError(f"the {self.mode} mode needs an owner token")
         if self.owner_token:
             object.__setattr__(self, "_digest", keys.digest(self.owner_token))
+        object.__setattr__(self, "_proxies", tuple(
+            ipaddress.ip_network(p.strip("[]"), strict=False) for p in self.trusted_proxies))
 
     @property
     def writes_open(self) -> bool:
+        """The server's mode is open (to this machine, or to all with ``--open``); whether
+        one request is served as open is ``open_to(request)``."""
         return self.mode == Mode.OPEN
+
+    def trusts(self, address: str) -> bool:
+        ip = _ip(address)
+        return ip is not None and any(ip in net for net in self._proxies)
 
     def is_owner_token(self, token: str | None) -> bool:
         if not token or not self._digest:
             return False
         return hmac.compare_digest(self._digest, keys.digest(token))
+
+
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(address.strip().strip('"').strip("[]"))
+    except ValueError:
+        return None
 
 
 def is_loopback(host: str) -> bool:
@@ -141,9 +167,80 @@ def _bearer(headers: Headers) -> str | None:
     return value.strip() or None if scheme.lower() == "bearer" else None
 
 
+# --- forwarded requests ------------------------------------------------------------------
+
+FORWARD_HEADERS = ("forwarded", "x-forwarded-for", "x-real-ip")
+_FOR = re.compile(r'for=("\[[^\]]*\](?::\d+)?"|"[^"]*"|[^;,\s]+)', re.IGNORECASE)
+_warned = threading.Event()  # forwarded headers from a proxy not trusted: said once
+
+
+def forwarded_chain(headers: Headers) -> list[str] | None:
+    """The addresses a request was forwarded for, first (the client) to last; None when it
+    carries no forwarding header. ``Forwarded`` first, then ``X-Forwarded-For``,
+    ``X-Real-IP``."""
+    if "forwarded" in headers:
+        found = _FOR.findall(", ".join(headers.getlist("forwarded")))
+        return [_bare(f) for f in found]
+    if "x-forwarded-for" in headers:
+        return [a.strip() for a in ", ".join(headers.getlist("x-forwarded-for")).split(",")]
+    if "x-real-ip" in headers:
+        return [headers["x-real-ip"].strip()]
+    return None
+
+
+def _bare(value: str) -> str:
+    """``"[2001:db8::1]:4711"`` → ``2001:db8::1``; ``192.0.2.1:80`` → ``192.0.2.1``."""
+    value = value.strip('"')
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def forwarded_client(access: Access, peer: str, headers: Headers) -> str | None:
+    """Who a forwarded request comes from: the last address of its chain that is not a
+    trusted proxy (None: not forwarded, or forwarded by a peer that is not trusted, whose
+    word is worth nothing)."""
+    chain = forwarded_chain(headers)
+    if chain is None or not access.trusts(peer):
+        return None
+    for address in reversed(chain):
+        if not access.trusts(address):
+            return address
+    return chain[0] if chain else None
+
+
+def open_to(request: Request) -> bool:
+    """Whether ``request`` may write without a credential: the server is open, and (unless
+    ``--open``) the request is this machine's. A request a proxy forwarded is this
+    machine's only when the proxy is trusted and the address it forwarded for is loopback;
+    a forwarding header from a peer not trusted makes it another machine's (and is said
+    once in the log: ``serve --trusted-proxy`` is how to trust one)."""
+    access = setting(request)
+    if not access.writes_open:
+        return False
+    if access.open_to_all:
+        return True
+    chain = forwarded_chain(request.headers)
+    if chain is None:
+        return True
+    peer = request.client.host if request.client else ""
+    if not access.trusts(peer):
+        if not _warned.is_set():
+            _warned.set()
+            log.warning("a request from %s carries forwarding headers (%s) but no trusted "
+                        "proxy is set: such requests are served as another machine's (writes "
+                        "need the owner token); run `domino-ledger serve --trusted-proxy "
+                        "ADDRESS` (or set $%s) to believe a proxy on this machine", peer or "?",
+                        ", ".join(h for h in FORWARD_HEADERS if h in request.headers),
+                        PROXY_ENV)
+        return False
+    client = forwarded_client(access, peer, request.headers)
+    return client is not None and is_loopback(client)
+
+
 def is_owner(request: Request) -> bool:
     access = setting(request)
-    if access.writes_open:
+    if open_to(request):
         return True
     return (access.is_owner_token(_bearer(request.headers))
             or access.is_owner_token(request.cookies.get(OWNER_COOKIE)))
@@ -157,7 +254,7 @@ def _key_of(request: Request, match_id: int) -> list[str]:
 
 def holds_key(request: Request, engine: Engine, match_id: int) -> bool:
     """Whether the request may write to (and see every hand of) live match ``match_id``."""
-    if setting(request).writes_open:
+    if open_to(request):
         return True
     given = _key_of(request, match_id)
     if not given:
@@ -388,18 +485,43 @@ def install(app: FastAPI, access: Access, engine: Engine) -> None:
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(access.hosts))
 
 
+def trusted_proxies(given: Sequence[str] = ()) -> tuple[str, ...]:
+    """``--trusted-proxy`` addresses, else those of $DOMINO_LEDGER_TRUSTED_PROXY; each
+    checked (a ValueError names one that is not an address or a network)."""
+    names = list(given) or [p for p in os.environ.get(PROXY_ENV, "").split(",") if p.strip()]
+    out = []
+    for name in names:
+        try:
+            ipaddress.ip_network(name.strip().strip("[]"), strict=False)
+        except ValueError:
+            raise ValueError(f"--trusted-proxy {name!r} is not an IP address or network "
+                             "(for example 127.0.0.1 or 10.0.0.0/8)") from None
+        out.append(name.strip())
+    return tuple(out)
+
+
 def serving(host: str, open_writes: bool, private: bool, folder: Path,
-            extra_hosts: Sequence[str] = ()) -> Access:
-    """The setting ``serve`` runs with: open on loopback (or with ``--open``), else keys."""
+            extra_hosts: Sequence[str] = (), proxies: Sequence[str] = ()) -> Access:
+    """The setting ``serve`` runs with: open on loopback (to this machine: a request a
+    proxy forwards from elsewhere needs the owner token) or with ``--open`` (to all),
+    else keys."""
     hosts = served_hosts(host, extra_hosts)
+    trusted = trusted_proxies(proxies)
     if private:
-        return Access(Mode.PRIVATE, owner_token(folder), hosts)
-    if open_writes or is_loopback(host):
-        return Access(Mode.OPEN, None, hosts)
-    return Access(Mode.KEYS, owner_token(folder), hosts)
+        return Access(Mode.PRIVATE, owner_token(folder), hosts, trusted_proxies=trusted)
+    if open_writes:
+        return Access(Mode.OPEN, None, hosts, trusted_proxies=trusted, open_to_all=True)
+    if is_loopback(host):
+        try:  # for requests a proxy forwards from elsewhere (none: they cannot write)
+            token: str | None = owner_token(folder)
+        except OSError:
+            token = None
+        return Access(Mode.OPEN, token, hosts, trusted_proxies=trusted)
+    return Access(Mode.KEYS, owner_token(folder), hosts, trusted_proxies=trusted)
 
 
 __all__ = ["Access", "Mode", "OwnerOnly", "RecorderOnly", "Refused", "allowed_view",
-           "deal_finished", "holds_key", "install", "is_loopback", "is_owner", "owner_token",
+           "deal_finished", "forwarded_chain", "forwarded_client", "holds_key", "install",
+           "is_loopback", "is_owner", "open_to", "owner_token", "trusted_proxies",
            "require_key", "require_owner", "sees_live_hands", "served_hosts", "serving",
            "setting"]

@@ -44,7 +44,8 @@ def served_app() -> FastAPI:
         die_with(int(supervisor))
     flags = json.loads(os.environ.get(ENV_ACCESS) or "null")
     app = create_app() if flags is None else create_app(access=serving(
-        flags["host"], flags["open"], flags["private"], data_folder(), flags["allow_host"]))
+        flags["host"], flags["open"], flags["private"], data_folder(), flags["allow_host"],
+        flags.get("trusted_proxy", ())))
     tune_collector()
     return app
 
@@ -79,18 +80,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     workers = args.workers or os.cpu_count() or 1
     try:
-        access = serving(args.host, args.open, args.private, data_folder(), args.allow_host)
+        access = serving(args.host, args.open, args.private, data_folder(), args.allow_host,
+                         args.trusted_proxy)
         if workers == 1:
             app = create_app(args.db, access=access)
             tune_collector()
         else:  # opened once here: a new ledger is made (migrated) before any worker runs
             open_db(args.db).dispose()
+    except ValueError as exc:  # a --trusted-proxy that is no address
+        print(f"domino-ledger: {exc}", file=sys.stderr)
+        return 2
     except (StoreError, *database_errors(), OSError) as exc:
         print(f"domino-ledger: {explain(exc)}", file=sys.stderr)
         return 2
     _say_access(access, args.host, args.port)
     if workers == 1:
-        uvicorn.run(app, host=args.host, port=args.port)
+        # The app alone reads forwarding headers (web.access.open_to), from the proxies it
+        # is told to trust; uvicorn's own would take them from any process on 127.0.0.1.
+        uvicorn.run(app, host=args.host, port=args.port, proxy_headers=False)
         return EXIT_OK
     if args.db:
         os.environ[ENV_VAR] = args.db
@@ -99,7 +106,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # folder or $DOMINO_LEDGER_TOKEN by now).
     os.environ[ENV_ACCESS] = json.dumps({"host": args.host, "open": args.open,
                                          "private": args.private,
-                                         "allow_host": args.allow_host})
+                                         "allow_host": args.allow_host,
+                                         "trusted_proxy": args.trusted_proxy})
     from web import serve_workers  # each process on a socket of its own (its docstring)
 
     try:
@@ -129,10 +137,15 @@ def _say_access(access: Any, host: str, port: int) -> None:
     """Who may write, said once at start (the owner token's link when keys are needed)."""
     shown = f"[{host}]" if ":" in host else host
     if access.writes_open:
-        where = "anyone who reaches this address" if host not in ("127.0.0.1", "localhost") \
+        where = "anyone who reaches this address" if access.open_to_all \
             else "anyone on this machine"
         print(f"domino-ledger: writes are open: {where} may import and record matches",
               file=sys.stderr)
+        if not access.open_to_all:
+            trusted = ", ".join(access.trusted_proxies) or "none (--trusted-proxy ADDRESS)"
+            print(f"domino-ledger: a request a proxy forwards from another machine needs the "
+                  f"owner token (trusted proxies: {trusted}; see docs/security.md)",
+                  file=sys.stderr)
         return
     print(f"domino-ledger: {access.mode} mode: imports and new matches need the owner token "
           f"({'reading too' if access.mode == 'private' else 'reading is open'})",
@@ -162,6 +175,11 @@ def build_full_parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                        help="another Host name the server answers to (loopback names and "
                        "the address served are allowed already)")
+    serve.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                       help="a reverse proxy (address or network) whose X-Forwarded-For / "
+                       "Forwarded headers are believed: the address it forwards for decides "
+                       "open (this machine) or keys (default: $DOMINO_LEDGER_TRUSTED_PROXY, "
+                       "comma-separated; none: a forwarded request is another machine's)")
     serve.set_defaults(func=cmd_serve)
     subcommands = _subcommands(parser)
     _worker_command(subcommands)

@@ -45,7 +45,8 @@ def _serve_one(host: str, port: int) -> None:
 
     sock = bound(host, port)
     sock.listen(BACKLOG)
-    config = uvicorn.Config("web.cli:served_app", factory=True, host=host, port=port)
+    config = uvicorn.Config("web.cli:served_app", factory=True, host=host, port=port,
+                            proxy_headers=False)  # web.access reads them (web/cli.py)
     uvicorn.Server(config).run(sockets=[sock])
 
 

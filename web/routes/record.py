@@ -20,7 +20,7 @@ from ledger.recording import Menu, reveal_event
 from ledger.rules import PRESETS, RulesError, make_rules
 from ledger.store import write
 from ledger.store.errors import BadInput
-from web.access import COOKIE_AGE, KEY_COOKIE, OwnerOnly, RecorderOnly, setting
+from web.access import COOKIE_AGE, KEY_COOKIE, OwnerOnly, RecorderOnly, open_to, setting
 from web.deps import MatchId, ReadSession, WriteSession
 from web.recorder import CHART, NotRecordable, Recording, group_refusals, load_recording
 from web.templating import templates
@@ -103,7 +103,7 @@ def start_match(_: OwnerOnly, request: Request, session: WriteSession,
     except (FormError, BadInput) as exc:
         return _form(request, values, str(exc), status=422)
     url = f"/matches/{got.match_id}/record" + (f"?seed={seed}" if seed.strip() else "")
-    if setting(request).writes_open:
+    if open_to(request):
         return RedirectResponse(url, status_code=303)
     # The recorder's browser keeps the key (a cookie for this match); the page shows the
     # key's link once, from the address's fragment, which never reaches a server.
