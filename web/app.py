@@ -19,6 +19,7 @@ from web.access import Access
 from web.access import install as install_access
 from web.analysis_backends import open_jobs
 from web.analysis_jobs import Settings
+from web.db_faults import RetryReads
 from web.deps import page_threads
 from web.doors import Doors
 from web.lang import LanguageCookie
@@ -58,6 +59,7 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     # Level 1, as nginx's default: on a replay page half the CPU of level 6 (0.19 against
     # 0.38 ms, a twelfth of the page's time) for 17 % more bytes (6.2 against 5.3 KB).
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
+    app.add_middleware(RetryReads)  # a read whose database connection was lost: once more
     app.add_middleware(PageCache)  # lists and match pages kept (compressed) while unchanged
     app.add_middleware(LanguageCookie)  # ?lang= is remembered; pages vary by language
     install_access(app, access or Access(), engine)  # keys, same-origin posts, trusted hosts

@@ -24,7 +24,12 @@ from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlmodel import Session
 
-from ledger.store.errors import SchemaOutOfDate, StoreError
+from ledger.store.errors import (
+    CONNECTION_LOST,
+    SchemaOutOfDate,
+    StoreError,
+    is_connection_lost,
+)
 from ledger.store.mapper import json_text
 
 if TYPE_CHECKING:
@@ -130,6 +135,8 @@ def explain(exc: BaseException) -> str:
 
     if isinstance(exc, StoreError):
         return exc.message
+    if is_connection_lost(exc):  # never SQLAlchemy's "Can't reconnect until invalid..."
+        return CONNECTION_LOST
     if isinstance(exc, DBAPIError) and exc.orig is not None:
         text = " ".join(str(exc.orig).split())
         return f"the database refused: {text}"

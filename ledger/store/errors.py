@@ -68,15 +68,38 @@ def database_errors() -> tuple[type[Exception], ...]:
 
 def database_faults() -> tuple[type[Exception], ...]:
     """The errors ``fault_cause`` may find a cause in (the web answers them with a 503)."""
-    from sqlalchemy.exc import InternalError, OperationalError, ProgrammingError
+    from sqlalchemy.exc import (
+        InternalError,
+        OperationalError,
+        PendingRollbackError,
+        ProgrammingError,
+    )
 
-    return (OperationalError, ProgrammingError, InternalError)
+    return (OperationalError, ProgrammingError, InternalError, PendingRollbackError)
+
+
+# Said to whoever ran a command when ``is_connection_lost`` (the web words its own).
+CONNECTION_LOST = ("the connection to the ledger's database was lost (the database server "
+                   "ended it, or the network did); nothing was half-written: run the command "
+                   "again")
+
+
+def is_connection_lost(exc: BaseException) -> bool:
+    """The connection to the database died under a statement (the server killed it, a
+    restart, the network), or a session goes on using one that did: SQLAlchemy's "Can't
+    reconnect until invalid transaction is rolled back". Nothing of its transaction was
+    committed; a new connection may well work (the pool pings before lending one)."""
+    from sqlalchemy.exc import DBAPIError, PendingRollbackError
+
+    return isinstance(exc, PendingRollbackError) or (
+        isinstance(exc, DBAPIError) and bool(exc.connection_invalidated))
 
 
 def fault_cause(exc: BaseException) -> str | None:
     """Whether the database itself cannot be used, and why: "read-only", "disk-full",
-    "missing" (file, schema or table gone), "unavailable" (not answering); None: not a
-    fault of the database (a programming error of ours).
+    "missing" (file, schema or table gone), "connection-lost" (``is_connection_lost``),
+    "unavailable" (not answering); None: not a fault of the database (a programming
+    error of ours).
 
     SQLite's "attempt to write a readonly database", "database or disk is full", "no such
     table", "unable to open database file"; PostgreSQL's read-only transactions (25006),
@@ -84,6 +107,8 @@ def fault_cause(exc: BaseException) -> str | None:
     """
     from sqlalchemy.exc import DBAPIError, OperationalError
 
+    if is_connection_lost(exc):
+        return "connection-lost"
     if not isinstance(exc, DBAPIError):
         return None
     code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)

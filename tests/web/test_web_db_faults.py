@@ -122,3 +122,109 @@ def test_a_dropped_database(ledger: tuple[str, str], tmp_path: Path) -> None:
         assert "The ledger is not available" in res.text and "tables are gone" in res.text
         body = _unavailable(client.get("/api/matches"), "missing")
         assert json.dumps(body)  # a JSON answer, whole
+
+
+# --- a connection killed under a statement (issue 32) ----------------------------------
+# PostgreSQL ends the app's own connection (pg_terminate_backend, as an administrator or a
+# restart does) right after its n-th statement: the next one finds it dead.
+
+
+def _kill_after(engine: Any, n: int) -> Callable[[], None]:
+    """Arms a kill of whichever connection runs the engine's ``n``-th statement from now;
+    returns the function that disarms it."""
+    from ledgers import PG
+    from sqlalchemy import create_engine
+
+    admin = create_engine(PG, isolation_level="AUTOCOMMIT")
+    left = [n]
+
+    def run(_conn: Any, cursor: Any, *_: Any) -> None:
+        left[0] -= 1
+        if left[0] == 0:
+            pid = cursor.connection.info.backend_pid
+            with admin.connect() as c:
+                c.execute(text(f"SELECT pg_terminate_backend({pid})"))
+
+    event.listen(engine, "after_cursor_execute", run)
+
+    def disarm() -> None:
+        event.remove(engine, "after_cursor_execute", run)
+        admin.dispose()
+
+    return disarm
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("n", [1, 2])
+@pytest.mark.parametrize("path", ["/matches", "/api/matches", "/api/matches/1", "/matches/1",
+                                  "/api/matches/1/events", "/players"])
+def test_a_read_whose_connection_is_killed_is_read_again(tmp_path: Path, path: str,
+                                                         n: int) -> None:
+    with fresh_ledger("postgres", tmp_path) as url:
+        from ledger.store.db import open_db
+
+        open_db(url, migrate=True).dispose()
+        with _client(url) as client:
+            assert client.post("/api/matches", json=NEW_MATCH).status_code == 201
+            disarm = _kill_after(client.app.state.engine, n)  # type: ignore[attr-defined]
+            try:
+                res = client.get(path)
+            finally:
+                disarm()
+            assert res.status_code == 200, res.text[:500]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_a_write_whose_connection_is_killed_says_so_in_a_sentence(tmp_path: Path,
+                                                                  n: int) -> None:
+    with fresh_ledger("postgres", tmp_path) as url:
+        from ledger.store.db import open_db
+
+        open_db(url, migrate=True).dispose()
+        with _client(url) as client:
+            engine = client.app.state.engine  # type: ignore[attr-defined]
+            disarm = _kill_after(engine, n)
+            try:
+                res = client.post("/api/matches", json=NEW_MATCH)
+                page = client.post("/record?lang=ar", data={
+                    "preset": "domena", "seats": "2", "name": ["Ali", "Omar"]},
+                    follow_redirects=False)
+            finally:
+                disarm()
+            if res.status_code != 201:  # (a kill after the commit: stored, and said so)
+                body = _unavailable(res, "connection-lost")
+                assert body["message"].startswith("The ledger lost its connection")
+                assert "rolled back" not in res.text and "sqlalche" not in res.text
+            assert "sqlalche" not in page.text and "Can't reconnect" not in page.text
+            assert page.status_code in (303, 503)
+            # Nothing half-written, and the next write works.
+            assert client.post("/api/matches", json=NEW_MATCH).status_code == 201
+            assert client.get("/api/matches").json()["total"] in (1, 2, 3)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("n", [5, 15])
+def test_an_import_whose_connection_is_killed_says_so_in_a_sentence(
+        tmp_path: Path, n: int, capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: "domino-ledger: Can't reconnect until invalid transaction is rolled back.
+    # Please rollback() fully before proceeding (Background on this error at: ...)".
+    from sqlalchemy.engine import Engine
+    from webtest_support import SAMPLES
+
+    from ledger.cli import main
+    from ledger.store.db import open_db
+
+    with fresh_ledger("postgres", tmp_path) as url:
+        open_db(url, migrate=True).dispose()
+        disarm = _kill_after(Engine, n)  # the command makes its own engine
+        try:
+            code = main(["import", str(SAMPLES / "archive.jsonl.gz"), "--db", url,
+                         "--jobs", "0"])
+        finally:
+            disarm()
+        err = capsys.readouterr().err
+        assert code == 2
+        assert "the connection to the ledger's database was lost" in err, err
+        assert "Can't reconnect" not in err and "sqlalche" not in err
+        assert main(["import", str(SAMPLES / "archive.jsonl.gz"), "--db", url]) == 0
