@@ -44,6 +44,14 @@ Scope = dict[str, Any]
 Message = dict[str, Any]
 
 
+def _route(scope: Scope) -> str:
+    """The route a request asked for, as one line: numbers folded (one route counts once,
+    whatever the id), control characters shown, long parts cut."""
+    path = re.sub(r"/-?\d+", "/N", scope["path"])
+    path = "/".join(p if len(p) <= 40 else f"{p[:8]}…({len(p)} chars)" for p in path.split("/"))
+    return f"{scope['method']} {path.encode('unicode_escape').decode('ascii')}"
+
+
 class Counted:
     """The app, counting its answers by status and the 5xx by route."""
 
@@ -63,15 +71,14 @@ class Counted:
                 self.statuses[message["status"]] += 1
                 if message["status"] >= 500:
                     # Numbers folded so that one route counts once, whatever the id.
-                    path = re.sub(r"/-?\d+", "/N", scope["path"])
-                    self.failing[f"{scope['method']} {path}"] += 1
+                    self.failing[_route(scope)] += 1
             await send(message)
 
         try:
             await self.app(scope, receive, counted)
         except Exception:  # uvicorn answers 500 for it; count it here as well
             self.statuses[500] += 1
-            self.failing[f"{scope['method']} {re.sub(r'/-?[0-9]+', '/N', scope['path'])}"] += 1
+            self.failing[_route(scope)] += 1
             raise
 
 
@@ -126,20 +133,27 @@ def _bodies(template: Any, put: Callable[[Any], Any]) -> list[Any]:
     return out
 
 
-def doors_pass(base: str, schema: dict[str, Any]) -> int:
+def doors_pass(base: str, schema: dict[str, Any]) -> tuple[int, int]:
     """The requests no schema makes (the module's text); their answers are counted by the
-    server's wrapper. Returns how many were sent."""
+    server's wrapper. Returns how many were sent, and how many lost their connection
+    with no answer (the server dropped it: a NaN in a 422 that could not be written)."""
     import json
 
     import httpx
 
     marker = "\u2063MARK\u2063"
-    sent = 0
+    sent = dropped = 0
     with httpx.Client(base_url=base, timeout=60) as client:
-        def get(path: str, params: dict[str, str] | None = None) -> None:
-            nonlocal sent
-            client.get(path, params=params)
+        def ask(method: str, path: str, **kw: Any) -> None:
+            nonlocal sent, dropped
             sent += 1
+            try:
+                client.request(method, path, **kw)
+            except httpx.TransportError:
+                dropped += 1
+
+        def get(path: str, params: dict[str, str] | None = None) -> None:
+            ask("GET", path, params=params)
         for path, ops in schema["paths"].items():
             for method, op in ops.items():
                 names = [p["name"] for p in op.get("parameters", []) if p["in"] == "query"]
@@ -157,8 +171,8 @@ def doors_pass(base: str, schema: dict[str, Any]) -> int:
                     raw += [json.dumps(b) for t in ("\x00", "y" * 20_000)
                             for b in _bodies(BODIES[path], lambda _, t=t: t)]  # type: ignore[misc]
                     for body in raw:
-                        client.post(url, content=body, headers={"content-type": "application/json"})
-                        sent += 1
+                        ask("POST", url, content=body,
+                            headers={"content-type": "application/json"})
         for page, names in PAGES.items():
             for name in names:
                 for value in BAD_TEXT:
@@ -166,7 +180,7 @@ def doors_pass(base: str, schema: dict[str, Any]) -> int:
         for pattern in PATHS:
             for value in ("%00", "%00x", "z" * 20_000):
                 get(pattern.format(v=value))
-    return sent
+    return sent, dropped
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                  "--phases", "examples,coverage,fuzzing", "--max-examples", str(args.examples),
                  "--seed", str(args.seed), "--workers", "1", "--no-color"],
                 capture_output=True, text=True, timeout=1800, check=False)
-            doors = 0 if args.no_doors else doors_pass(
+            doors, dropped = (0, 0) if args.no_doors else doors_pass(
                 f"http://127.0.0.1:{port}", app.app.openapi())
         finally:
             server.should_exit = True
@@ -209,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     fives = sum(n for status, n in app.statuses.items() if status >= 500)
     print(f"{args.backend}: {served} requests in {time.monotonic() - began:.0f} s, "
           f"{fives} answered 5xx; by status {dict(sorted(app.statuses.items()))}")
-    print(f"doors pass: {doors} requests (NUL, 20,000 characters, NaN/Infinity) among them")
+    print(f"doors pass: {doors} requests (NUL, 20,000 characters, NaN/Infinity) among them, "
+          f"{dropped} of them with their connection dropped")
     for route, n in app.failing.most_common():
         print(f"  {n:5d}  {route}")
     summary = [ln for ln in run.stdout.splitlines() if "passed" in ln or "failed" in ln]
