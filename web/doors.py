@@ -12,9 +12,10 @@ middleware; docs/security.md). Refused with a 422 and a sentence that names the 
   a longer text only costs the server work;
 - a JSON body holding ``NaN``, ``Infinity``, ``-Infinity`` or a number too large for a
   double (Python's ``json`` reads them, but they are not JSON and no answer can echo
-  them back), a NUL in any of its strings, or a key written twice in one object (a
-  reader keeps one of the two without a word; a match file's is a ``duplicate-key``
-  finding, ``ledger.formats.duplicates``).
+  them back), or a key written twice in one object (a reader keeps one of the two
+  without a word; a match file's is a ``duplicate-key`` finding,
+  ``ledger.formats.duplicates``). A NUL in a JSON string is refused by the match reader,
+  which names the field (``ledger.formats.values``: 422 ``bad-name``, ``bad-format``).
 
 Bodies are read here only when they are JSON or a plain form (small by nature; bounded by
 ``MAX_BODY``); a multipart upload goes on untouched (``web.routes.upload`` reads it).
@@ -25,7 +26,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -108,32 +108,16 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return got
 
 
-def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield where, value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield f"{where}.{k}"[:80], k
-            yield from _strings(v, f"{where}.{k}"[:80])
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _strings(v, f"{where}[{i}]"[:80])
-
-
 def check_json(body: bytes) -> None:
-    """A JSON body's numbers are finite and its strings hold no NUL (text that is not JSON
-    at all is the route's to refuse, as FastAPI does: 422 ``json_invalid``)."""
+    """A JSON body's numbers are finite and no object writes a key twice (text that is not
+    JSON at all is the route's to refuse, as FastAPI does: 422 ``json_invalid``; a NUL in
+    a string is the match reader's, which names the field: ``ledger.formats.values``)."""
     try:
-        parsed = json.loads(body, parse_constant=_not_json, parse_float=_finite,
-                            object_pairs_hook=_once)
+        json.loads(body, parse_constant=_not_json, parse_float=_finite,
+                   object_pairs_hook=_once)
     except (ValueError, RecursionError) as exc:
         if isinstance(exc, Refusal):
             raise
-        return
-    for where, text in _strings(parsed, "body"):
-        if "\x00" in text:
-            raise Refusal(N_("{where} holds the character U+0000, which the ledger cannot "
-                             "store"), where=where)
 
 
 def _content_type(scope: Scope) -> str:
