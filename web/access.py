@@ -209,6 +209,13 @@ def forwarded_client(access: Access, peer: str, headers: Headers) -> str | None:
     return chain[0] if chain else None
 
 
+def client_address(request: Request) -> str:
+    """Who sent ``request``: the address a trusted proxy forwarded it for, else its peer's
+    (per-client shares, the log)."""
+    peer = request.client.host if request.client else ""
+    return forwarded_client(setting(request), peer, request.headers) or peer
+
+
 def open_to(request: Request) -> bool:
     """Whether ``request`` may write without a credential: the server is open, and (unless
     ``--open``) the request is this machine's. A request a proxy forwarded is this
@@ -268,7 +275,7 @@ class Refused(HTTPException):
 
     def __init__(self, request: Request, status: int, message: str) -> None:
         super().__init__(status, message)
-        client = request.client.host if request.client else "?"
+        client = client_address(request) or "?"
         log.warning("refused %s %s from %s: %s", request.method, request.url.path, client,
                     message)
 
@@ -521,7 +528,7 @@ def serving(host: str, open_writes: bool, private: bool, folder: Path,
 
 
 __all__ = ["Access", "Mode", "OwnerOnly", "RecorderOnly", "Refused", "allowed_view",
-           "deal_finished", "forwarded_chain", "forwarded_client", "holds_key", "install",
-           "is_loopback", "is_owner", "open_to", "owner_token", "trusted_proxies",
+           "client_address", "deal_finished", "forwarded_chain", "forwarded_client",
+           "holds_key", "install", "is_loopback", "is_owner", "open_to", "owner_token",
            "require_key", "require_owner", "sees_live_hands", "served_hosts", "serving",
-           "setting"]
+           "setting", "trusted_proxies"]

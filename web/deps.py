@@ -28,6 +28,7 @@ from fastapi import Depends, Path, Request
 from ledger.store.db import read_session, write_session
 from ledger.store.handles import Engine, Session
 from ledger.store.writer import Writer
+from web.access import client_address
 from web.analysis_jobs import AnalysisBackend, ClientJobs
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # match ids, seqs, steps: INTEGER columns
@@ -72,7 +73,9 @@ async def get_analysis_jobs(request: Request) -> ClientJobs:
     jobs = getattr(request.app.state, "analysis_jobs", None)
     if not isinstance(jobs, AnalysisBackend):
         raise RuntimeError("the app's analysis jobs start with its lifespan, which has not run")
-    return jobs.for_client(request.client.host if request.client else "")
+    # Behind a trusted proxy every client comes from its address: each gets its own share
+    # by the address the proxy forwarded for (web.access).
+    return jobs.for_client(client_address(request))
 
 
 ReadSession = Annotated[Session, Depends(get_session)]

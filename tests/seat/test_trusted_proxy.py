@@ -82,6 +82,23 @@ def test_a_peer_that_is_not_the_trusted_proxy_is_not_believed(tmp_path: Path) ->
         assert res.status_code == 401
 
 
+def test_each_forwarded_client_is_a_client_of_its_own(tmp_path: Path) -> None:
+    from starlette.requests import Request
+
+    from web.access import client_address
+
+    with _client(tmp_path, "127.0.0.1", ("127.0.0.1",)) as c:
+        app = c.app
+
+        def ask(peer: str, forwarded: str) -> str:
+            scope = {"type": "http", "app": app, "client": (peer, 1), "headers": [
+                (b"x-forwarded-for", forwarded.encode())], "method": "GET", "path": "/"}
+            return client_address(Request(scope))
+
+        assert ask("127.0.0.1", FAR) == FAR  # the analysis queue's share is FAR's
+        assert ask("10.9.9.9", FAR) == "10.9.9.9"  # not a trusted proxy: its own address
+
+
 def test_forwarded_chains_are_read() -> None:
     from starlette.datastructures import Headers
 
