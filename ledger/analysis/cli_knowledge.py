@@ -2,7 +2,8 @@
 knew, beside the hindsight one, and the match report per player.
 
 JSON: each decision of a deal's object gains ``knowledge_lost`` (and its standard error
-``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved), each
+``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved), its
+``severity`` by it and ``hindsight_lost`` (``lost`` again, by its measure's name), each
 option ``expected`` and ``stderr``; a decision one of whose sampled deals was too deep to
 solve within the table's limit is not reviewed: ``knowledge_lost`` null and
 ``not_reviewed``: "too deep to solve in time" (counted, never valued); the deal gains
@@ -73,6 +74,8 @@ def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
             continue
         d["knowledge_lost"] = k.knowledge_lost
         d["knowledge_lost_stderr"] = k.lost_stderr
+        d["hindsight_lost"] = d["lost"]  # the two measures, named as every page names them
+        d["severity"] = severity(k.knowledge_lost)
         d["samples"] = k.samples
         if not k.reviewed:
             d["not_reviewed"] = TOO_DEEP
