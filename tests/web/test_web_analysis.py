@@ -123,6 +123,26 @@ def test_panel_next_mistake_by_key(page: Any, shot: Any, server: Server) -> None
         page.wait_for_selector(f'#replay[data-step="{step}"]')
 
 
+@pytest.mark.browser
+def test_a_seat_is_not_led_to_hindsight_losses(page: Any, server: Server) -> None:
+    # Where a move lost points with every hand open is hindsight too (issue 29): a seat's
+    # view goes from mistake to mistake only through its own, named by what it knew (no
+    # such review is kept here), never through the hindsight losses.
+    obj = server.sample(SAMPLE)
+    _, _, reviews = reviewed(obj)
+    review = with_mistake(reviews)
+    first = review.mistakes[0]
+    start = review.event + 1
+    match_id = server.id_of(SAMPLE)
+    page.goto(f"{server.url}/matches/{match_id}/replay?step={start}&seat={first.seat}"
+              "&analysis=1")
+    page.wait_for_selector(f'#analysis-panel[data-ready="{start}"]')
+    page.keyboard.press("n")
+    page.wait_for_function("document.getElementById('analysis-status').textContent"
+                           " === 'No later mistake.'", timeout=120_000)
+    assert page.get_attribute("#replay", "data-step") == str(start)
+
+
 # What the panel says and what the server answers, as the page saw them: every text of
 # the status line, and every answer of the analysis route (its status and body).
 WATCH = """

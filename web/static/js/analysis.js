@@ -157,6 +157,14 @@
     return a.knowledge_review ? a.mistakes : (a.hindsight_losses || []);
   }
 
+  // Those a view may be led to: a seat's (or the table's) view only to the seat's own
+  // mistakes named by what it knew; where a move lost points in hindsight, or another
+  // seat's mistake, is worked out from hands the viewer did not see.
+  function jumpMarks(a, v) {
+    if (v.seat === null) return marks(a);
+    return a.knowledge_review ? a.mistakes.filter((m) => m.seat === v.seat) : [];
+  }
+
   function worth(a, out, side) {
     return a.sides.length === 2 ? out[side] - out[1 - side] : out[side];
   }
@@ -343,7 +351,7 @@
         if (!lastDeal && deal > v.deal) break;  // past the last deal that can be analysed
         continue;
       }
-      const steps = marks(a).map((m) => m.step);
+      const steps = jumpMarks(a, v).map((m) => m.step);
       const to = forward ? steps.find((s) => s > v.step)
                          : steps.filter((s) => s < v.step).pop();
       if (to !== undefined) {
