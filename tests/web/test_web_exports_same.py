@@ -3,6 +3,7 @@ match gives the same bytes from both, in every format, the ledger hash filled in
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterator
@@ -70,3 +71,20 @@ def test_web_sheets_carry_the_ledger_hash(app: tuple[TestClient, str, int], fmt:
         assert json.loads(body)["sheets"][0]["ledger_hash"] == digest
     else:
         assert digest in body
+
+
+def test_the_pdf_with_a_kept_review_is_the_same(app: tuple[TestClient, str, int],
+                                                tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # Once the ledger keeps the match's review by what each player knew, both PDFs print
+    # its page (the reader of an imported match sees every hand).
+    client, url, match_id = app
+    assert main(["analyse", str(match_id), "--db", url, "--report", "--samples", "4"]) == 0
+    capsys.readouterr()
+    web = _MADE.sub(b"", _download(client, match_id, "pdf"))
+    cli = _MADE.sub(b"", _exported(url, match_id, "pdf", tmp_path))
+    assert web == cli
+    from pypdf import PdfReader
+
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(web)).pages]
+    assert any(p.startswith("Review by what the player knew") for p in pages)
