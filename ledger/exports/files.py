@@ -1,7 +1,9 @@
 """An export's bytes, one code for every reader: the ``export`` command and the web's
 downloads both write a score sheet (any format of ``ledger.exports.formats``) or the
 match file itself through here, so the same match gives the same bytes from either
-(issue 29; tests/web/test_web_exports_same.py)."""
+(issue 29; tests/web/test_web_exports_same.py). The one difference is stated in the file:
+a PDF's generation time (``/CreationDate``, to the second) and the file ``/ID`` fpdf
+hashes with it."""
 
 from __future__ import annotations
 
