@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ledger.exports.selection import Selected
     from ledger.formats.wire import MatchHeader
     from ledger.i18n import Language
+    from ledger.scoresheet import AuditStatus
     from ledger.store.handles import Connection
 
 MATCH = "match"  # the matches themselves (domino-match/1), not their score sheets
@@ -53,13 +54,20 @@ def match_file_bytes(selected: Selected) -> bytes | None:
     return out.getvalue() if written else None
 
 
-def stored_export(conn: Connection, match_id: int, review: bool = True) -> Selected | None:
+def stored_export(conn: Connection, match_id: int, review: bool = True,
+                  audit: AuditStatus | None = None) -> Selected | None:
     """Stored match ``match_id`` ready to export, as the ``export`` command reads it; with
-    ``review``, the report by what each player knew kept for its events (the PDF's page).
-    None: the match has no readable header."""
+    ``review``, the report by what each player knew kept for its events (the PDF's page);
+    ``audit``: the audit to print instead of the record's own (a reader who may not see the
+    hands in play gets the one the match page shows). None: no readable header."""
+    from dataclasses import replace
+
     from ledger.exports.stored import stored_selected
 
-    return stored_selected(conn, match_id, review=review)
+    selected = stored_selected(conn, match_id, review=review)
+    if selected is not None and audit is not None:
+        selected._sheet = replace(selected.sheet(), audit=audit)
+    return selected
 
 
 __all__ = ["MATCH", "match_file_bytes", "sheet_bytes", "stored_export", "write_match_file"]

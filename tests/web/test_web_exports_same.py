@@ -89,3 +89,28 @@ def test_the_pdf_with_a_kept_review_is_the_same(app: tuple[TestClient, str, int]
 
     pages = [p.extract_text() for p in PdfReader(io.BytesIO(web)).pages]
     assert any(p.startswith("Review by what the player knew") for p in pages)
+
+
+def test_a_live_deal_in_play_shows_no_hand_in_the_downloads(tmp_path: Path) -> None:
+    # The export path audits the record as stored, hands in play included: a reader without
+    # the recorder key gets the sheet with the audit the match page shows, and no match file.
+    from tests.seat.test_keys_http import HOSTS, TOKEN, _live, _tiles
+    from web.access import Access, Mode
+    from web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'l.db'}", access=Access(Mode.KEYS, TOKEN, HOSTS))
+    with TestClient(app) as c:
+        mid, key, match = _live(c, 12)
+        dealt = match["events"][0]
+        hands = {t for h in dealt["hands"] for t in h} | set(dealt.get("stock") or [])
+        hidden = hands - {e["tile"] for e in match["events"][:12] if e["type"] == "play"}
+        for fmt in ("csv", "json"):
+            got = c.get(f"/matches/{mid}/sheet.{fmt}")
+            assert got.status_code == 200 and not hidden & _tiles(got.text), fmt
+        shown = c.get(f"/api/matches/{mid}/scoresheet").json()["audit"]
+        sheet = c.get(f"/matches/{mid}/sheet.json").json()["sheets"][0]
+        assert [f["code"] for f in sheet["audit"]["findings"]] == \
+            [f["code"] for f in shown["findings"]]
+        assert c.get(f"/matches/{mid}/match.json").status_code == 403
+        mine = c.get(f"/matches/{mid}/match.json", headers={"Authorization": f"Bearer {key}"})
+        assert mine.status_code == 200 and hidden <= _tiles(mine.text)

@@ -1,7 +1,9 @@
 """A match's score sheet as a file, in every format of the registry
 (``ledger.exports.formats``: the export command's), and the match file itself: the
 export command's code (``ledger.exports.files``), so a download is byte for byte what
-``domino-ledger export`` writes for the same stored match."""
+``domino-ledger export`` writes for the same stored match. While a live match is
+recorded, a reader without its key gets the audit the match page shows (the export's own
+audit reads the hands in play) and no match file."""
 
 from __future__ import annotations
 
@@ -26,7 +28,10 @@ def _selected(request: Request, session: ReadSession, match_id: int, review: boo
     conn = session.connection()
     m = load_match(conn, match_id)  # MatchNotFound: 404
     sees = sees_live_hands(request, match_id, m.origin, m.status)
-    selected = stored_export(conn, match_id, review=review and sees)
+    # The export audits the record as stored, the hands in play with it; a reader without
+    # the recorder key gets the audit the match page shows instead.
+    selected = stored_export(conn, match_id, review=review and sees,
+                             audit=None if sees else m.sheet().audit)
     if selected is None:
         raise StarletteHTTPException(404)
     return selected, sees
