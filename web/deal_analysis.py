@@ -1,7 +1,8 @@
 """One deal's analysis as the replay's Analysis panel reads it: the route's JSON body.
 
 The deal's review (``DealReview.to_dict()``: the best-play outcome, every decision
-with its options and what the move played lost), the swing chart (a Plotly figure),
+with its options and what the move played lost in hindsight; ``with_judged`` adds the
+knowledge measure when it is served), the swing chart (a Plotly figure),
 and, per step of the deal, the position's best-play outcome and what each seat knew.
 Steps are the replay's: step ``s`` is the table after ``s`` events, so a move at
 event ``e`` is shown at step ``e + 1``.
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.analysis.knowledge import iter_knowledge
+from ledger.analysis.measures import judged_of
 from ledger.analysis.review import DealReview, Progress, Stop, move_phrase, review_match
 from ledger.analysis.solver import MAX_NODES, MAX_POSITIONS
 from ledger.analysis.swing import side_names, swing_source, word_figure
@@ -39,7 +41,7 @@ from ledger.seatview import Sight
 # The kept answers hold for this version only: bump the number whenever the answers could
 # change (the solver's values or what it leaves out, or this body's shape). The solver's
 # limits are part of it: what is "too large to solve" depends on them.
-VERSION = f"2/{MAX_POSITIONS}/{MAX_NODES}"
+VERSION = f"3/{MAX_POSITIONS}/{MAX_NODES}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +97,36 @@ def body_of(task: Task, review: DealReview) -> dict[str, Any]:
         "side_of": [rules.side_of(s) for s in range(len(seats))],
         "first_step": review.event + 1,
         "steps": _steps(review),
-        "mistakes": [{"step": d.event + 1, "event": d.event, "seat": d.seat,
-                      "played": d.played, "lost": d.lost} for d in review.mistakes],
+        # What lost points with every hand open: marks, never mistakes (with_judged).
+        "hindsight_losses": [{"step": d.event + 1, "event": d.event, "seat": d.seat,
+                              "played": d.played, "lost": d.lost} for d in review.mistakes],
         "swing": swing_source(review, rules, seats),
         "knowledge": knowledge,
     }
+
+
+def with_judged(body: Mapping[str, Any], report: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The body with each decision under both measures (``ledger.analysis.measures``): its
+    hindsight loss (``lost``, again as ``hindsight_lost``) and, from the review by what each
+    player knew kept for the match (``report``; None: none kept), its ``knowledge_lost``
+    and ``severity``. ``mistakes`` are the decisions that review named, each with its
+    hindsight loss beside; without one there are none, and ``hindsight_losses`` lists the
+    moves that lost points in hindsight (the body's own marks, which name no mistake)."""
+    judged = {} if report is None else {
+        d["event"]: d for d in judged_of(report) if d["deal"] == body.get("deal")}
+    decisions = []
+    for d in body.get("decisions", ()):
+        j = judged.get(d["event"], {})
+        decisions.append({**d, "hindsight_lost": d["lost"],
+                          "knowledge_lost": j.get("knowledge_lost"),
+                          "severity": j.get("severity")})
+    mistakes = [{"step": d["event"] + 1, "event": d["event"], "seat": d["seat"],
+                 "played": d["played"], "lost": d["lost"], "hindsight_lost": d["lost"],
+                 "knowledge_lost": d["knowledge_lost"], "severity": d["severity"]}
+                for d in decisions if d["severity"] is not None]
+    losses = body.get("hindsight_losses", ())
+    return {**body, "decisions": decisions, "mistakes": mistakes,
+            "hindsight_losses": list(losses), "knowledge_review": report is not None}
 
 
 def late(body: Mapping[str, Any], seconds: float) -> dict[str, Any]:
@@ -123,8 +150,9 @@ def worded(body: Mapping[str, Any], lang: Language) -> dict[str, Any]:
                                       for o in d["options"]]}
                          for d in body["decisions"]]}
     # A kept body is served as the store holds it: word only the parts it has.
-    if "mistakes" in body:
-        out["mistakes"] = [{**m, "played_worded": move(m["played"])} for m in body["mistakes"]]
+    for marks in ("mistakes", "hindsight_losses"):
+        if marks in body:
+            out[marks] = [{**m, "played_worded": move(m["played"])} for m in body[marks]]
     if "steps" in body:
         out["steps"] = [{**s, "move_worded": move(s["move"])} for s in body["steps"]]
     if body.get("note") is not None:
@@ -148,20 +176,26 @@ def _vec(outcome: Sequence[int] | None) -> list[int] | None:
     return None if outcome is None else list(outcome)
 
 
-def seen_by(body: Mapping[str, Any], seen: Sight) -> dict[str, Any]:
+def seen_by(body: Mapping[str, Any], seen: Sight, over: bool | None = None) -> dict[str, Any]:
     """The body as one seat (or the table) saw the deal at step ``seen.step``.
 
     Only the moves made by then; of the decisions and mistakes, only the viewer's own
     (another seat's options would show its hand), and of what each seat knew, only the
     viewer's. The swing chart stops at the step and leaves the mistakes' marks out
     (they name the best moves of whoever made them). All hands open: the body as it is.
+
+    ``over``: whether the deal's last move is made by the step (None: as far as the body's
+    steps go). Until then every value worked out with the hands open (best play, each
+    option's outcome, what a move lost by it, the chart, the result) is hindsight the
+    viewer could not have: left out, ``hindsight`` false (issue 29).
     """
     viewer, step = seen.viewer, seen.step
     if viewer.everyone:
         return dict(body)
     mine = viewer.seat
     steps = [s for s in body.get("steps", ()) if s["step"] <= step]
-    over = len(steps) == len(body.get("steps", ()))
+    if over is None:
+        over = len(steps) == len(body.get("steps", ()))
     out: dict[str, Any] = {
         **body,
         "view": str(viewer),
@@ -170,14 +204,31 @@ def seen_by(body: Mapping[str, Any], seen: Sight) -> dict[str, Any]:
                       if d["seat"] == mine and d["event"] < step],
         "mistakes": [m for m in body.get("mistakes", ())
                      if m["seat"] == mine and m["step"] <= step],
+        "hindsight_losses": [m for m in body.get("hindsight_losses", ())
+                             if m["seat"] == mine and m["step"] <= step],
         "knowledge": [{**k, "seats": [s for s in k["seats"] if s["seat"] == mine]}
                       for k in body.get("knowledge", ())
                       if body.get("first_step", 0) <= k["step"] <= step],
         "swing": _swing_upto(body.get("swing", {"data": [], "layout": {}}), len(steps)),
+        "hindsight": over,
     }
     if not over:
         out.pop("result", None)
+        out.update(_without_hindsight(out))
     return out
+
+
+def _without_hindsight(body: Mapping[str, Any]) -> dict[str, Any]:
+    """What a view of a deal in play keeps of the hindsight parts: the moves, no values."""
+    hidden: dict[str, Any] = {"best": None, "mistakes": [], "hindsight_losses": []}
+    hidden["steps"] = [{k: v for k, v in s.items() if k not in ("best", "lost")}
+                       for s in body["steps"]]
+    hidden["decisions"] = [
+        {**{k: v for k, v in d.items() if k not in ("lost", "hindsight_lost")},
+         "options": [{k: v for k, v in o.items() if k != "outcome"} for o in d["options"]]}
+        for d in body["decisions"]]
+    hidden["swing"] = {"data": [], "layout": body["swing"].get("layout", {})}
+    return hidden
 
 
 def _swing_upto(figure: Mapping[str, Any], points: int) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from ledger.analysis.cli_knowledge import (
     report_object,
     samples_for,
 )
+from ledger.analysis.measures import hindsight_of
 from ledger.analysis.review import Progress
 from ledger.formats.canonical import match_hash
 from ledger.rules import make_rules
@@ -72,7 +73,8 @@ def build_report(task: Task, progress: Progress | None = None) -> dict[str, Any]
         deals.append(deal)
         if progress is not None:
             progress(len(deals), total)
-    return report_object(rules, task.seats, deals, task.samples, task.seed)
+    return report_object(rules, task.seats, deals, task.samples, task.seed,
+                         hindsight_of(rules, task.events))
 
 
 def shown(report: dict[str, Any], match_id: int) -> dict[str, Any]:
@@ -82,7 +84,8 @@ def shown(report: dict[str, Any], match_id: int) -> dict[str, Any]:
     mistakes = []
     for p in report["report"]:
         for m in p["named"]:
-            mistakes.append({**m, "seat": p["seat"], "player": p["player"],
+            mistakes.append({"hindsight_lost": None, **m, "seat": p["seat"],
+                             "player": p["player"],
                              "step": m["event"] + 1,
                              "href": f"/matches/{match_id}/replay?step={m['event'] + 1}"})
     mistakes.sort(key=lambda m: (m["event"], m["seat"]))

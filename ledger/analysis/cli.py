@@ -345,9 +345,12 @@ def _report_one(record: MatchRecord, rules: Rules, seats: list[str], deals: list
     )
 
     def work() -> dict[str, Any]:
+        from ledger.analysis.measures import hindsight_of
+
         known = _knowledge(record, rules, deals, args, luck=True)
         assert known is not None
-        return report_object(rules, seats, list(known), args.samples, args.seed)
+        return report_object(rules, seats, list(known), args.samples, args.seed,
+                             hindsight_of(rules, record.events, deals))
 
     stored = args.match.isdigit() and not Path(args.match).exists() and deals is None
     if stored:  # kept in the ledger by the match's head (worked out once per head)

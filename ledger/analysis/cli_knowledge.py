@@ -2,7 +2,8 @@
 knew, beside the hindsight one, and the match report per player.
 
 JSON: each decision of a deal's object gains ``knowledge_lost`` (and its standard error
-``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved), each
+``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved), its
+``severity`` by it and ``hindsight_lost`` (``lost`` again, by its measure's name), each
 option ``expected`` and ``stderr``; a decision one of whose sampled deals was too deep to
 solve within the table's limit is not reviewed: ``knowledge_lost`` null and
 ``not_reviewed``: "too deep to solve in time" (counted, never valued); the deal gains
@@ -19,7 +20,10 @@ the players'.
 Severity by knowledge loss, in the points the table plays for (the margin between the
 sides on two-side tables, the mover's own points with three or four sides each for
 himself): an inaccuracy from ``INACCURACY`` points, a mistake from ``MISTAKE``, a
-blunder from ``BLUNDER`` (docs/knowledge-review.md).
+blunder from ``BLUNDER`` (docs/knowledge-review.md), as ``ledger.analysis.measures``
+defines them for every page. Each named decision carries its hindsight loss beside
+(``hindsight_lost``, labelled so), and ``judged`` lists every decision of the match
+under both measures (``measures.Judged``): what the Analysis panel shows per move.
 """
 
 from __future__ import annotations
@@ -36,17 +40,15 @@ if TYPE_CHECKING:
     from ledger.analysis.review import DealReview
     from ledger.rules.base import Rules
 
-INACCURACY, MISTAKE, BLUNDER = 2.0, 5.0, 10.0
-SEVERITIES = ("inaccuracy", "mistake", "blunder")
-
-
-def severity(lost: float | None) -> str | None:
-    """How bad a knowledge loss is (None: not worth naming)."""
-    if lost is None or lost < INACCURACY:
-        return None
-    if lost < MISTAKE:
-        return "inaccuracy"
-    return "mistake" if lost < BLUNDER else "blunder"
+from ledger.analysis.measures import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    SEVERITIES,
+    THRESHOLDS,
+    Judged,
+    severity,
+)
 
 
 def samples_for(rules: Rules, asked: int | None) -> int:
@@ -72,6 +74,8 @@ def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
             continue
         d["knowledge_lost"] = k.knowledge_lost
         d["knowledge_lost_stderr"] = k.lost_stderr
+        d["hindsight_lost"] = d["lost"]  # the two measures, named as every page names them
+        d["severity"] = severity(k.knowledge_lost)
         d["samples"] = k.samples
         if not k.reviewed:
             d["not_reviewed"] = TOO_DEEP
@@ -112,6 +116,10 @@ _SEVERITY = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"),
 
 def _num(x: float | None) -> str:
     return "?" if x is None else f"{x:.1f}"
+
+
+def _hindsight(x: int | None) -> str:
+    return "?" if x is None else str(x)
 
 
 @dataclass
@@ -163,9 +171,11 @@ class PlayerReport:
         }
 
 
-def match_report(rules: Rules, seats: Sequence[str],
-                 deals: Sequence[KnowledgeDeal]) -> list[PlayerReport]:
-    """Per seat: decisions, forced moves, severities, mean knowledge loss, luck, result."""
+def match_report(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDeal],
+                 hindsight: Mapping[int, int] | None = None) -> list[PlayerReport]:
+    """Per seat: decisions, forced moves, severities, mean knowledge loss, luck, result
+    (``hindsight``: each decision's hindsight loss by its event, shown beside)."""
+    hindsight = hindsight or {}
     out = [PlayerReport(s, seats[s] if s < len(seats) else f"seat {s}")
            for s in range(rules.seats)]
     for deal in deals:
@@ -184,6 +194,7 @@ def match_report(rules: Rules, seats: Sequence[str],
                 p.counts[said] += 1
                 p.mistakes.append({"deal": deal.deal, "event": d.event, "played": d.played,
                                    "best": d.best_moves(), "knowledge_lost": d.knowledge_lost,
+                                   "hindsight_lost": hindsight.get(d.event),
                                    "severity": said})
         for s in deal.luck:
             if s.result is None:
@@ -196,17 +207,21 @@ def match_report(rules: Rules, seats: Sequence[str],
 
 
 # The version of the kept reports: changed whenever what a report holds changes.
-REPORT_VERSION = "2"
+REPORT_VERSION = "3"
 
 
 def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDeal],
-                  samples: int, seed: str) -> dict[str, Any]:
-    """The report's JSON (``--report --json``, and what the ledger keeps)."""
-    reports = match_report(rules, seats, deals)
-    return {"samples": samples, "seed": seed,
-            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+                  samples: int, seed: str,
+                  hindsight: Mapping[int, int] | None = None) -> dict[str, Any]:
+    """The report's JSON (``--report --json``, and what the ledger keeps); ``hindsight``:
+    each decision's hindsight loss by its event (``measures.hindsight_losses``)."""
+    reports = match_report(rules, seats, deals, hindsight)
+    judged = [Judged(deal.deal, d.event, d.seat, d.played, d.knowledge_lost,
+                     (hindsight or {}).get(d.event)).to_dict()
+              for deal in deals for d in deal.decisions]
+    return {"samples": samples, "seed": seed, "thresholds": dict(THRESHOLDS),
             "not_reviewed": sum(p.not_reviewed for p in reports),
-            "report": [p.to_dict() for p in reports]}
+            "report": [p.to_dict() for p in reports], "judged": judged}
 
 
 def report_text_of(obj: Mapping[str, Any], lang: Language = ENGLISH) -> str:
@@ -258,9 +273,11 @@ def report_text(reports: Sequence[PlayerReport], samples: int,
                                              "in time", count=p.not_reviewed))
         for m in p.mistakes:
             lines.append("      " + lang.say("deal {deal}, event {event}: {severity}, lost "
-                                             "{lost}", deal=m["deal"], event=m["event"],
+                                             "{lost} (hindsight {hindsight})", deal=m["deal"],
+                                             event=m["event"],
                                              severity=Phrase(_SEVERITY[m["severity"]]),
-                                             lost=_num(m["knowledge_lost"])))
+                                             lost=_num(m["knowledge_lost"]),
+                                             hindsight=_hindsight(m.get("hindsight_lost"))))
     return "\n".join(lines)
 
 

@@ -3,9 +3,12 @@
 ``stats`` counts every stored match (``--db``) from its read models and the reviews the
 ledger keeps (a deal's Analysis on the replay page is kept once worked out); ``stats
 FILE...`` counts match files instead. ``--player`` and ``--preset`` narrow it down;
-``--analyse`` reviews the deals that have no review yet (best play, mistakes: seconds a
-deal for tables of three or four seats each for himself), so that mistakes count for
-every deal. ``--json`` prints one object per row (JSON Lines), ``PlayerStats.to_dict()``.
+``--analyse`` reviews the deals that have no review yet (best play with every hand open:
+seconds a deal for tables of three or four seats each for himself), so that the points
+lost in hindsight count for every deal. Inaccuracies, mistakes and blunders are those the
+review by what each player knew named (``ledger.analysis.measures``), counted where the
+ledger keeps one (``analyse ID --report``, the match page). ``--json`` prints one object
+per row (JSON Lines), ``PlayerStats.to_dict()``.
 
 Exit status: 0; 2 the ledger or a file cannot be read.
 """
@@ -89,12 +92,16 @@ def _from_files(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
 
 
 def _from_ledger(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
+    from dataclasses import replace
+
     from sqlalchemy.exc import SQLAlchemyError
 
+    from ledger.analysis.cli_knowledge import REPORT_VERSION
     from ledger.analysis.review import review_match
-    from ledger.analysis.stats import MatchFacts, from_stored
+    from ledger.analysis.stats import from_stored
     from ledger.store import db
     from ledger.store.errors import StoreError
+    from ledger.store.knowledge_reviews import all_current
     from ledger.store.plays import stored_plays
     from ledger.store.queries import record_of
 
@@ -105,19 +112,20 @@ def _from_ledger(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
     try:
         with db.read_session(engine) as session:
             conn = session.connection()
+            knowledge = all_current(conn, REPORT_VERSION)
             for play in stored_plays(conn, args.preset, args.player):
-                facts = from_stored(play)
+                kept = knowledge.get(play.match_id)
+                facts = from_stored(play, None if kept is None else kept[2])
                 missing = [d["deal"] for d in play.deals if d["deal"] not in play.decisions] \
                     if args.analyse else []
                 if facts is not None and missing:
                     # Reviewed here, not kept: the ledger keeps what the replay worked out.
                     reviews = review_match(facts.rules, record_of(conn, play.match_id).events,
                                            deals=missing)
-                    kept = {r.deal: tuple((d.seat, d.lost) for d in r.decisions)
+                    done = {r.deal: tuple((d.seat, d.lost) for d in r.decisions)
                             for r in reviews if r.analysed}
-                    kept.update({k: tuple(v) for k, v in play.decisions.items()})
-                    facts = MatchFacts(facts.seats, facts.rules, facts.complete, facts.winner,
-                                       facts.deals, tuple(kept[k] for k in sorted(kept)))
+                    done.update({k: tuple(v) for k, v in play.decisions.items()})
+                    facts = replace(facts, reviews=tuple(done[k] for k in sorted(done)))
                 yield facts
     except (StoreError, SQLAlchemyError) as exc:
         raise StatsError(db.explain(exc)) from None
@@ -126,7 +134,8 @@ def _from_ledger(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
 
 
 _COLUMNS = ("matches", "wins", "deals", "points", "points_per_deal", "outs", "blocks",
-            "blocks_won", "reviewed_deals", "mistakes", "points_lost")
+            "blocks_won", "reviewed_deals", "hindsight_lost", "inaccuracies", "mistakes",
+            "blunders")
 
 
 def headings(lang: Language) -> list[str]:
@@ -134,7 +143,8 @@ def headings(lang: Language) -> list[str]:
     return [lang.say("player"), lang.say("table"), lang.say("matches"), lang.say("wins"),
             lang.say("deals"), lang.say("points"), lang.say("per deal"), lang.say("outs"),
             lang.say("blocks"), lang.say("blocks won"), lang.say("deals reviewed"),
-            lang.say("mistakes"), lang.say("points lost")]
+            lang.say("points lost (hindsight)"), lang.say("inaccuracies"), lang.say("mistakes"),
+            lang.say("blunders")]
 
 
 def cells(row: PlayerStats, lang: Language) -> list[str]:

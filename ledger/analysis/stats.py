@@ -3,8 +3,11 @@
 Per player and preset: matches played, matches won, deals played out, points
 scored (the points the player's side took in those deals, Fives scores
 included) and their average per deal, deals won by going out, blocked deals
-(and those the player won), and, where the deals were reviewed, mistakes and
-the points they lost.
+(and those the player won); where the deals were reviewed with every hand open, the
+decisions and the points they lost in hindsight (``hindsight_lost``); and where the
+match's review by what each player knew is kept, the decisions it named by severity
+(inaccuracies, mistakes, blunders: ``ledger.analysis.measures``, the same counts as the
+report and the match page).
 
 What is counted is ``MatchFacts``: a match's table, seats, result, deals and
 reviews. A match file gives them through its audit (``audited``, then
@@ -15,10 +18,11 @@ without folding a match again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger.analysis.measures import COUNTS, SEVERITIES, seat_counts
 from ledger.analysis.review import DealReview, review_match
 from ledger.audit import AuditReport, audit_record
 from ledger.events import DealScored, FivesScored
@@ -65,8 +69,10 @@ class MatchFacts:
     complete: bool
     winner: int | None
     deals: tuple[DealFacts, ...]
-    # Each reviewed deal: the (seat, points the move lost) of every decision in it.
+    # Each reviewed deal: the (seat, points the move lost in hindsight) of every decision.
     reviews: tuple[tuple[tuple[int, int], ...], ...] = ()
+    # The review by what each player knew, when kept: per seat, its count of each severity.
+    judged: Mapping[int, Mapping[str, int]] | None = None
 
 
 def facts_of(match: AuditedMatch) -> MatchFacts | None:
@@ -88,8 +94,10 @@ def facts_of(match: AuditedMatch) -> MatchFacts | None:
                       tuple(deals), reviews)
 
 
-def from_stored(play: StoredPlay) -> MatchFacts | None:
-    """A stored match's facts from its read models (None: its table cannot be set up)."""
+def from_stored(play: StoredPlay, knowledge: Mapping[str, Any] | None = None
+                ) -> MatchFacts | None:
+    """A stored match's facts from its read models (None: its table cannot be set up);
+    ``knowledge``: the report by what each player knew kept for it, if any."""
     rules = rules_for(play.preset, len(play.seats), canonical(play.options))
     if rules is None:
         return None
@@ -102,7 +110,9 @@ def from_stored(play: StoredPlay) -> MatchFacts | None:
                 fives[side[seat]] += int(points)
         deals.append(DealFacts(d["result"], d["winner"], int(d["points"]), tuple(fives)))
     reviews = tuple(tuple(play.decisions[k]) for k in sorted(play.decisions))
-    return MatchFacts(play.seats, rules, play.complete, play.winner, tuple(deals), reviews)
+    judged = None if knowledge is None else seat_counts(knowledge)
+    return MatchFacts(play.seats, rules, play.complete, play.winner, tuple(deals), reviews,
+                      judged)
 
 
 @dataclass
@@ -118,8 +128,14 @@ class PlayerStats:
     blocks_won: int = 0
     reviewed_deals: int = 0
     decisions: int = 0
+    hindsight_lost: int = 0      # points lost in hindsight (every hand open)
+    knowledge_matches: int = 0   # matches whose review by what each player knew is kept
+    inaccuracies: int = 0        # named by knowledge loss (ledger.analysis.measures)
     mistakes: int = 0
-    points_lost: int = 0
+    blunders: int = 0
+
+    def count(self, severity: str) -> int:
+        return int(getattr(self, COUNTS[severity]))
 
     @property
     def points_per_deal(self) -> float:
@@ -132,7 +148,9 @@ class PlayerStats:
             "points_per_deal": round(self.points_per_deal, 2), "outs": self.outs,
             "blocks": self.blocks, "blocks_won": self.blocks_won,
             "reviewed_deals": self.reviewed_deals, "decisions": self.decisions,
-            "mistakes": self.mistakes, "points_lost": self.points_lost,
+            "hindsight_lost": self.hindsight_lost,
+            "knowledge_matches": self.knowledge_matches, "inaccuracies": self.inaccuracies,
+            "mistakes": self.mistakes, "blunders": self.blunders,
         }
 
 
@@ -183,17 +201,26 @@ class StatsBook:
                 for decisions in facts.reviews:
                     row.reviewed_deals += 1
                     for by, lost in decisions:
-                        if by != seat:
-                            continue
-                        row.decisions += 1
-                        if lost > 0:
-                            row.mistakes += 1
-                            row.points_lost += lost
+                        if by == seat:
+                            row.decisions += 1
+                            row.hindsight_lost += max(lost, 0)
+                _add_judged(row, facts.judged, seat)
 
     def rows(self) -> list[PlayerStats]:
         """Every player's rows: each table played, then ``all``; players by name."""
         return sorted(self.table.values(),
                       key=lambda r: (r.player.casefold(), r.preset == ALL, r.preset))
+
+
+def _add_judged(row: PlayerStats, judged: Mapping[int, Mapping[str, int]] | None,
+                seat: int) -> None:
+    """A match's knowledge review counted into ``row`` (nothing without one)."""
+    if judged is None:
+        return
+    row.knowledge_matches += 1
+    for severity in SEVERITIES:
+        name = COUNTS[severity]
+        setattr(row, name, getattr(row, name) + judged.get(seat, {}).get(severity, 0))
 
 
 def player_stats(matches: Iterable[AuditedMatch | MatchFacts | None]) -> list[PlayerStats]:

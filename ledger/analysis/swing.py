@@ -1,4 +1,5 @@
-"""The swing chart of a deal: the outcome under best play after every move, mistakes marked.
+"""The swing chart of a deal: the outcome under best play after every move, the moves that
+lost points in hindsight marked (a mark names no mistake: ``ledger.analysis.measures``).
 
 A Plotly figure as plain data (``data`` and ``layout`` as Plotly.js reads them),
 so the web page can hand it to the plotly.min.js it serves and the CLI can print
@@ -58,7 +59,8 @@ def word_figure(figure: Any, lang: Language) -> Any:
 
 
 def swing_source(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict[str, Any]:
-    """Each side's best-play points after every move of the deal; a red mark per mistake.
+    """Each side's best-play points after every move of the deal; a red mark per move that
+    lost points in hindsight.
 
     Step 0 is the start of the deal (before the opening tile); step k is after the
     k-th move (play, draw or pass). A deal that could not be analysed gives a figure
@@ -106,15 +108,15 @@ def swing_source(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict
                                             for m in decision.best_moves(side)]
         mx.append(k)
         my.append(step.outcome[side])
-        mtext.append(_json(Counted("{move}: a mistake, {count} point lost",
-                                   "{move}: a mistake, {count} points lost", step.lost,
+        mtext.append(_json(Counted("{move}: {count} point lost in hindsight",
+                                   "{move}: {count} points lost in hindsight", step.lost,
                                    move=_move_line(name(step.seat), step.move))))
         mbest.append(_json(Phrase("best: {moves}", moves=tops)) if tops else "")
     if mx:
         data.append({
             "type": "scatter",
             "mode": "markers",
-            "name": _json(Phrase("mistakes")),
+            "name": _json(Phrase("lost in hindsight")),
             "x": mx,
             "y": my,
             "text": mtext,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ledger.exports.formats import SHEET_FORMATS
@@ -12,7 +11,6 @@ from ledger.i18n import Counted, Language, add_lang_option, chosen_language
 
 if TYPE_CHECKING:  # loaded when the command runs: the parser is built for every command
     from ledger.exports.selection import Selected
-    from ledger.formats.wire import MatchHeader
 
 MATCH = "match"  # --format match: the matches themselves, not their score sheets
 # ledger.formats.writer.CONTAINERS, named here so that building the parser loads no writer
@@ -86,24 +84,29 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _sheet_bytes(fmt: str, selected: list[Selected], lang: Language) -> bytes:
-    return SHEET_FORMATS[fmt].write([s.sheet() for s in selected], lang)
+    from ledger.exports.files import sheet_bytes
+
+    return sheet_bytes(fmt, selected, lang)
 
 
 def _export_matches(selected: list[Selected], output: str, run: _Run) -> int:
-    from ledger.formats.writer import write_matches, write_stream
-
-    def writable() -> Iterator[tuple[MatchHeader, list[Any]]]:
-        for s in selected:
-            if not s.readable:
-                bad = next(i for i, ev in enumerate(s.events) if ev is None)
-                run.skip(f"{s.match_id}, event {bad}: skipped: the event could not be read, "
-                         "so the match cannot be written back as it was")
-                continue
-            yield s.header, s.recorded()
+    from ledger.exports.files import write_match_file
+    from ledger.formats.writer import container_of, write_atomic
 
     if output == "-":
-        return write_stream(sys.stdout.buffer, writable(), ".jsonl")
-    return write_matches(output, writable())
+        return write_match_file(sys.stdout.buffer, selected, ".jsonl", run.skip)
+    container = container_of(output)
+
+    def fill(raw: Any) -> int:
+        if container == ".jsonl.gz":
+            import gzip
+
+            # mtime 0: the same matches give the same bytes
+            with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
+                return write_match_file(gz, selected, container, run.skip)
+        return write_match_file(raw, selected, container, run.skip)
+
+    return write_atomic(output, fill)
 
 
 def _write(output: str, data: bytes) -> None:

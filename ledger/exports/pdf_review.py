@@ -27,6 +27,10 @@ def _num(x: float | None) -> str:
     return "–" if x is None else f"{x:.1f}"
 
 
+def _hindsight(x: int | None) -> str:
+    return "?" if x is None else str(x)
+
+
 Line = Callable[..., None]            # pdf_export._line: a paragraph of the sheet
 Plain = Callable[[Any, str], str]     # pdf_export._plain: text as an RTL page prints it
 
@@ -91,7 +95,8 @@ def _mistakes(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line) -> None:
     for m, player in named[:MAX_MISTAKES]:
         best = lang.join([lang.word(move_phrase(b)) for b in m["best"]])
         _line(pdf, lang.say("step {step}, deal {deal}: {severity}: {player} played {played}; "
-                            "best bet {best}; lost {lost}", step=m["event"] + 1,
+                            "best bet {best}; lost {lost} (hindsight {hindsight})",
+                            hindsight=_hindsight(m.get("hindsight_lost")), step=m["event"] + 1,
                             deal=m["deal"] + 1, severity=Phrase(_SEVERITY[m["severity"]]),
                             player=shortened(player, 24), played=lang.word(
                                 move_phrase(m["played"])), best=best,

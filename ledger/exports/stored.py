@@ -50,6 +50,17 @@ def _with_review(conn: Any, match_id: int, selected: Selected) -> Selected:
     return selected
 
 
+def stored_selected(conn: Any, match_id: int, review: bool = True) -> Selected | None:
+    """Stored match ``match_id`` as an export reads it (None: no readable header); with
+    ``review``, the knowledge report kept for its events."""
+    from ledger.store.queries import record_of
+
+    selected = from_record(record_of(conn, match_id), str(match_id))
+    if selected is None or not review:
+        return selected
+    return _with_review(conn, match_id, selected)
+
+
 def stored_matches(url: str | None, refs: Sequence[str],
                    criteria: Criteria) -> Iterator[Selected]:
     """Stored matches by id (``refs``), or every stored match that meets ``criteria``."""

@@ -38,6 +38,9 @@ def test_json_keeps_hindsight_and_adds_knowledge(match_file: Path,
     for d, p in zip(decisions, plain["decisions"], strict=True):
         assert d["lost"] == p["lost"]  # hindsight unchanged
         assert d["samples"] == 8 and d["knowledge_lost"] >= 0
+        # Both measures named as every page names them (issue 29, ledger.analysis.measures).
+        assert d["hindsight_lost"] == d["lost"]
+        assert d["severity"] == severity(d["knowledge_lost"])
         for o, q in zip(d["options"], p["options"], strict=True):
             assert o["outcome"] == q["outcome"] and o["move"] == q["move"]
             assert isinstance(o["expected"], float) and o["stderr"] >= 0

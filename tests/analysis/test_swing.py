@@ -18,16 +18,16 @@ def test_figure_is_valid_plotly_and_follows_the_review() -> None:
     review = review_match(rules, record.events, deals=[1])[0]
     fig = swing_figure(review, rules, match["seats"])
     go.Figure(fig)  # raises on anything Plotly does not accept
-    lines = [t for t in fig["data"] if t["name"] != "mistakes"]
+    lines = [t for t in fig["data"] if t["name"] != "lost in hindsight"]
     assert len(lines) == 2
     assert review.best is not None
     for side, trace in enumerate(lines):
         assert trace["y"] == [review.best[side], *[s.outcome[side] for s in review.steps]]
-    marks = [t for t in fig["data"] if t["name"] == "mistakes"]
+    marks = [t for t in fig["data"] if t["name"] == "lost in hindsight"]
     mistakes = [k for k, s in enumerate(review.steps, start=1) if s.lost > 0]
     assert mistakes, "a random deal has mistakes"
     assert marks and marks[0]["x"] == mistakes
-    assert all("lost" in text for text in marks[0]["text"])
+    assert all("lost in hindsight" in text for text in marks[0]["text"])
 
 
 def test_names_are_escaped_and_unanalysed_deals_say_why() -> None:

@@ -127,8 +127,9 @@ def test_players_api_counts_every_stored_match(client: Any, server: Server) -> N
     got = client.get("/api/players").json()
     # Reviews are kept only once a deal's Analysis was worked out (other tests may do it).
     def untouched(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{k: v for k, v in r.items() if k not in ("reviewed_deals", "decisions",
-                                                         "mistakes", "points_lost")}
+        return [{k: v for k, v in r.items() if k not in (
+            "reviewed_deals", "decisions", "hindsight_lost", "knowledge_matches",
+            "inaccuracies", "mistakes", "blunders")}
                 for r in rows]
     assert untouched(got) == untouched(expected)
     name = expected[0]["player"]
@@ -149,7 +150,9 @@ def test_players_page_rows_are_the_api_rows(client: Any, server: Server) -> None
                                               row["points"]]
         assert got[6] == f"{row['points_per_deal']:.2f}"
         assert got[8] == f"{row['blocks']} ({row['blocks_won']})"
-        assert int(got[11]) == row["points_lost"]
+        assert int(got[10]) == row["hindsight_lost"]
+        assert got[11:14] == ([str(row[k]) for k in ("inaccuracies", "mistakes", "blunders")]
+                              if row["knowledge_matches"] else ["–"] * 3)
     none = client.get("/players", params={"player": "nobody at all"})
     assert 'id="no-players"' in none.text
 

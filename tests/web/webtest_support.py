@@ -155,6 +155,7 @@ def expected_report(name: str) -> dict[str, Any]:
     """``analyse FILE --report``'s object for a sample, worked out here in one process."""
     from ledger.analysis.cli_knowledge import report_object, samples_for
     from ledger.analysis.knowledge_review import iter_knowledge_reviews
+    from ledger.analysis.measures import hindsight_of
     from ledger.formats.canonical import match_hash
     from ledger.formats.reader import read_matches
     from ledger.rules import make_rules
@@ -166,4 +167,4 @@ def expected_report(name: str) -> dict[str, Any]:
     seed = match_hash(h, [e for e in record.events if e is not None])
     k = samples_for(rules, None)
     deals = list(iter_knowledge_reviews(rules, record.events, seed, k, luck=True, workers=1))
-    return report_object(rules, h.seats, deals, k, seed)
+    return report_object(rules, h.seats, deals, k, seed, hindsight_of(rules, record.events))

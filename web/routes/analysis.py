@@ -9,6 +9,7 @@ process works it out (web.analysis_jobs): ask again until it is 200.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -16,10 +17,12 @@ from fastapi.responses import JSONResponse
 
 from ledger.replay import deal_span, deals
 from ledger.seatview import Viewer, sight
+from ledger.store.read import knowledge_report
 from web.access import Refused, deal_finished, holds_key
 from web.analysis_jobs import Pending
-from web.deal_analysis import seen_by, worded
+from web.deal_analysis import seen_by, with_judged, worded
 from web.deps import DbInt, Jobs, MatchId, ReadSession
+from web.knowledge_report import VERSION as KNOWLEDGE_VERSION
 from web.lang import request_language
 from web.matchdata import StoredMatch, load_match
 
@@ -46,7 +49,13 @@ _PENDING = {"description": "Being worked out: `done` of `total` positions solved
                         "`DealReview.to_dict()`), plus `steps` (the best-play outcome at each "
                         "replay step of the deal), `mistakes` (with the step to show each at), "
                         "`swing` (a Plotly figure, in the page's language) and `knowledge` "
-                        "(what every seat knew at each step). Worked out off the request and "
+                        "(what every seat knew at each step). Each decision has both measures "
+                        "(ledger.analysis.measures): `hindsight_lost` (as `lost`, every hand "
+                        "open) and, from the review by what each player knew kept for the "
+                        "match, `knowledge_lost` and `severity` (null without one); "
+                        "`mistakes` are the decisions that review named (none without it: "
+                        "`knowledge_review` false), `hindsight_losses` the moves that lost "
+                        "points in hindsight. Worked out off the request and "
                         "kept: 202 with the progress until it is ready. A deal not solved "
                         "within the server's time limit has its positions left out and a "
                         "`note` that says so. A `note` (why a deal is not, or not fully, "
@@ -54,7 +63,11 @@ _PENDING = {"description": "Being worked out: `done` of `total` positions solved
                         "(`{\"phrase\", \"params\"}`) and `note_worded` says it in the "
                         "page's language. With `seat` (and `step`) the answer is cut to what "
                         "that seat saw by that step: the moves made so far, its own decisions, "
-                        "mistakes and knowledge only. Moves (`played`, `move`) are in their "
+                        "mistakes and knowledge only; and until the deal's last move is made, "
+                        "none of what is worked out with every hand open (`hindsight` "
+                        "false: `best` null, no step's `best` or `lost`, no option's "
+                        "`outcome`, no decision's `lost`, no mistakes, an empty `swing`). "
+                        "Moves (`played`, `move`) are in their "
                         "English notation; `played_worded` and `move_worded` beside them say "
                         "them in the page's language, and an error answer's `message_worded` its "
                         "`message`.",
@@ -78,10 +91,21 @@ def analysis_api(match_id: MatchId, session: ReadSession, jobs: Jobs, request: R
     if isinstance(got, Pending):
         return JSONResponse(got.to_dict(), status_code=202,
                             headers={"Cache-Control": "no-store"})
+    # Both measures of every move, the knowledge one from the kept review (issue 29).
+    got = with_judged(got, knowledge_report(conn, match_id, KNOWLEDGE_VERSION))
     if not viewer.everyone and match.replay is not None:
-        start, _ = deal_span(match.types, max(at, 1))
-        got = seen_by(got, sight(viewer, at, match.replay.events, start))
+        start, stop = deal_span(match.types, max(at, 1))
+        got = seen_by(got, sight(viewer, at, match.replay.events, start),
+                      over=_past_last_move(match.types, start, stop, at))
     return worded(got, request_language(request))
+
+
+def _past_last_move(types: Sequence[str], start: int, stop: int,
+                    step: int) -> bool:
+    """Whether the deal dealt at ``start`` has had its last move by ``step`` (its moves are
+    the play, draw and pass events before ``stop``)."""
+    moves = [i for i in range(start, stop) if types[i] in ("play", "draw", "pass")]
+    return step >= (moves[-1] + 1 if moves else stop)
 
 
 def _first_step(match: StoredMatch, deal: int) -> int:

@@ -36,11 +36,16 @@ def _rows(request: Request, conn: Connection, player: str | None,
     matches list finds it), of ``table``."""
     preset = table if table in PRESETS else None
     kept: dict[Any, list[PlayerStats]] = getattr(request.app.state, "player_stats", {})
-    key = (fingerprint(conn), preset)
+    # The knowledge reviews name the mistakes (ledger.analysis.measures): one kept since
+    # counts anew.
+    knowledge = knowledge_reports(conn, VERSION)
+    key = (fingerprint(conn), preset,
+           tuple(sorted((m, body["samples"]) for m, (_, _, body) in knowledge.items())))
     rows = kept.get(key)
     if rows is None:
         # Only matches whose audit is ok: a faulty record's scores are not the players'.
-        rows = player_stats(from_stored(p) for p in stored_plays(conn, preset, ok_only=True))
+        rows = player_stats(from_stored(p, _body(knowledge.get(p.match_id)))
+                            for p in stored_plays(conn, preset, ok_only=True))
         kept = {k: v for k, v in kept.items() if k[0] == key[0]}
         kept[key] = rows
         request.app.state.player_stats = kept
@@ -49,10 +54,15 @@ def _rows(request: Request, conn: Connection, player: str | None,
     return [r for r in rows if (r.player == player if exact else matches(player, r.player))]
 
 
+def _body(kept: tuple[str, bool, dict[str, Any]] | None) -> dict[str, Any] | None:
+    return None if kept is None else kept[2]
+
+
 # The columns the page orders by: a player's rows stay together, ordered by the row over
 # every table ("all"); names A to Z first, numbers high first.
 SORTS = ("player", "matches", "wins", "deals", "points", "points_per_deal", "outs", "blocks",
-         "reviewed_deals", "mistakes", "points_lost", "mean_knowledge_lost", "luck")
+         "reviewed_deals", "hindsight_lost", "inaccuracies", "mistakes", "blunders",
+         "mean_knowledge_lost", "luck")
 # Of the review by what each player knew (web.knowledge_report): a player without one last.
 REVIEW_SORTS = ("mean_knowledge_lost", "luck")
 
@@ -115,6 +125,9 @@ def players_page(request: Request, session: ReadSession, player: str | None = No
             summary="Player statistics per table and over every table (preset \"all\")")
 def players_api(request: Request, session: ReadSession, player: str | None = None,
                 table: str | None = None) -> list[dict[str, Any]]:
-    """One row per player and table: matches, wins, deals, points, outs, blocks, and for the
-    deals whose analysis the ledger keeps, decisions, mistakes and the points they lost."""
+    """One row per player and table: matches, wins, deals, points, outs, blocks; for the
+    deals whose analysis the ledger keeps, decisions and the points they lost in hindsight
+    (`hindsight_lost`, every hand open); and for the matches whose review by what each
+    player knew is kept (`knowledge_matches`), the decisions it named: `inaccuracies`,
+    `mistakes`, `blunders` (the report's and the match page's counts)."""
     return [r.to_dict() for r in _rows(request, session.connection(), player, table)]

@@ -1,6 +1,7 @@
 // The replay's Analysis panel (issue 6): best play at the step on the table, the options
-// of the move just made with what each would have given, mistakes marked "?" with the
-// points they lost, the deal's swing chart and what the viewing seat knew.
+// of the move just made with what each would have given, mistakes (named by what the
+// player knew, from the kept review) marked "?" with their knowledge loss and the hindsight
+// loss beside, the deal's swing chart and what the viewing seat knew.
 //
 // The deal's analysis is asked for (GET /api/matches/{id}/analysis?deal=N) only when the
 // panel is opened or "n" / "p" is pressed: "n" goes to the next mistake's step, "p" to
@@ -146,6 +147,24 @@
               parts.flatMap((p, i) => (i ? [" · ", p] : [p])));
   }
 
+  function severityWord(s) {
+    return { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[s] || s;
+  }
+
+  // The moves "n" and "p" go to: the mistakes the review by what each player knew named,
+  // or, without that review, the moves that lost points in hindsight.
+  function marks(a) {
+    return a.knowledge_review ? a.mistakes : (a.hindsight_losses || []);
+  }
+
+  // Those a view may be led to: a seat's (or the table's) view only to the seat's own
+  // mistakes named by what it knew; where a move lost points in hindsight, or another
+  // seat's mistake, is worked out from hands the viewer did not see.
+  function jumpMarks(a, v) {
+    if (v.seat === null) return marks(a);
+    return a.knowledge_review ? a.mistakes.filter((m) => m.seat === v.seat) : [];
+  }
+
   function worth(a, out, side) {
     return a.sides.length === 2 ? out[side] - out[1 - side] : out[side];
   }
@@ -159,28 +178,53 @@
     if (a.note) box.append(el("p", { class: "muted", id: "analysis-note" },
                               a.note_worded || a.note));
     const here = a.steps.filter((s) => s.step <= v.step).pop() || a.steps[0];
-    box.append(el("p", { class: "analysis-best", id: "analysis-best" },
-                  el("span", { class: "label" }, _("Best play from here")), " ",
-                  outcomeText(a, here.best)));
+    // A seat's or the table's view of a deal in play (hindsight false): best play needs
+    // every hand, so the server sends none of it until the deal's last move (issue 29).
+    const blind = a.hindsight === false;
+    box.append(blind
+      ? el("p", { class: "muted", id: "analysis-hindsight" },
+           _("Best play (hindsight, every hand open) is shown once the deal is over."))
+      : el("p", { class: "analysis-best", id: "analysis-best" },
+           el("span", { class: "label" }, _("Best play from here (hindsight)")), " ",
+           outcomeText(a, here.best)));
     const decision = a.decisions.find((d) => d.event === v.step - 1);
     if (!decision) {
       const move = a.steps.find((s) => s.event === v.step - 1 && s.move);
       if (move) box.append(el("p", { class: "muted" }, _("No choice at this move")));
       return;
     }
+    if (blind) {
+      box.append(el("p", { class: "analysis-move", id: "analysis-move" },
+                    sayNodes(_("%(name)s played %(move)s", null),
+                             { name: a.seats[decision.seat],
+                               move: decision.played_worded || decision.played })));
+      return;
+    }
     const side = a.side_of[decision.seat];
     const top = Math.max(...decision.options.map((o) => worth(a, o.outcome, side)));
     const mover = a.seats[decision.seat];
-    const line = el("p", { class: "analysis-move" + (decision.lost > 0 ? " mistake" : ""),
-                           id: "analysis-move", "data-lost": decision.lost },
+    // Two measures (ledger/analysis/measures.py): the knowledge loss names a mistake and
+    // its severity; the hindsight loss (every hand open) is shown beside, labelled so.
+    const named = decision.severity;
+    const line = el("p", { class: "analysis-move" + (named ? " mistake" : ""),
+                           id: "analysis-move", "data-lost": decision.lost,
+                           "data-severity": named || "" },
                     sayNodes(_("%(name)s played %(move)s", null),
                              { name: mover, move: decision.played_worded || decision.played }));
-    if (decision.lost > 0) {
-      line.append(" ", el("span", { class: "blunder", title: _("A mistake") }, "?"), " ",
-                  el("b", { class: "lost" }, _("lost %(points)s points", { points: decision.lost })));
-    } else {
-      line.append(" ", el("span", { class: "good" }, _("a best move")));
+    if (named) {
+      line.append(" ", el("span", { class: "blunder", title: severityWord(named) }, "?"), " ",
+                  el("b", { class: "knowledge-lost" },
+                     _("%(severity)s: lost %(points)s by what the player knew",
+                       { severity: severityWord(named), points: decision.knowledge_lost.toFixed(1) })));
+    } else if (decision.knowledge_lost != null) {
+      line.append(" ", el("span", { class: "knowledge-lost" },
+                          _("lost %(points)s by what the player knew",
+                            { points: decision.knowledge_lost.toFixed(1) })));
     }
+    line.append(" ", decision.lost > 0
+      ? el("span", { class: "lost hindsight" },
+           _("lost %(points)s points in hindsight", { points: decision.lost }))
+      : el("span", { class: "good hindsight" }, _("a best move in hindsight")));
     box.append(line);
     const rows = decision.options.map((o) => {
       const best = worth(a, o.outcome, side) === top;
@@ -193,7 +237,7 @@
            best ? el("span", { class: "badge ok" }, _("best")) : null));
     });
     box.append(el("table", { class: "analysis-options", id: "analysis-options" },
-      el("caption", {}, _("The options and what best play gives after each")),
+      el("caption", {}, _("The options and what best play gives after each (hindsight)")),
       el("thead", {}, el("tr", {}, el("th", {}, _("Move")), el("th", {}, _("Outcome")),
                          el("th", {}, ""))),
       el("tbody", {}, rows)));
@@ -281,10 +325,11 @@
       say(_("This deal cannot be analysed.") + (why ? ` (${why})` : ""));
       return;
     }
-    const count = a.mistakes.length;
-    say(_("Mistakes in this deal: %(num)s", { num: count }));
+    if (a.hindsight === false) say("");
+    else if (a.knowledge_review) say(_("Mistakes in this deal (by what the player knew): %(num)s", { num: a.mistakes.length }));
+    else say(_("Moves that lost points in hindsight: %(num)s (mistakes are named by the review by what the player knew, on the match page)", { num: marks(a).length }));
     panel.dataset.deal = String(a.number);
-    panel.dataset.mistakes = a.mistakes.map((m) => m.step).join(" ");
+    panel.dataset.mistakes = marks(a).map((m) => m.step).join(" ");
     renderNow(a, v);
     renderKnowledge(a, v);
     await renderChart(a, v);
@@ -306,7 +351,7 @@
         if (!lastDeal && deal > v.deal) break;  // past the last deal that can be analysed
         continue;
       }
-      const steps = a.mistakes.map((m) => m.step);
+      const steps = jumpMarks(a, v).map((m) => m.step);
       const to = forward ? steps.find((s) => s > v.step)
                          : steps.filter((s) => s < v.step).pop();
       if (to !== undefined) {
