@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.corrections import UNDO, standing_dicts
-from ledger.engine import State, new_state, step
+from ledger.engine import State
 from ledger.events import Dealt, Event
 from ledger.findings import Unreadable
 from ledger.formats.wire import MatchHeader, event_from_dict, event_to_dict, parse_event
@@ -29,6 +29,7 @@ from ledger.scoresheet import ScoreSheet, build_sheet
 from ledger.store.handles import Connection
 from ledger.store.read import events_of, get_match
 from ledger.tiles import tiles_of
+from ledger.walk import Walk
 
 
 def _chart() -> tuple[str, ...]:
@@ -197,10 +198,10 @@ def load_recording(conn: Connection, match_id: int, seed: str | None = None) -> 
 
 
 def _fold(rules: Rules, events: Sequence[Event]) -> State:
-    st = new_state(rules)
-    for i, ev in enumerate(events):
-        st = step(st, ev, i).state  # accepted by the live API: no errors to stop at
-    return st
+    walk = Walk(rules, events)
+    for _ in walk:  # accepted by the live API: no errors to stop at
+        pass
+    return walk.state
 
 
 def _hands(st: State, seats: Sequence[str]) -> tuple[HandLine, ...]:
