@@ -34,6 +34,7 @@ class Kept:
     recorded: int                          # rows that are not derived (the summary's count)
     derived: tuple[tuple[int, Event], ...]  # the standing derived events, (seq, event)
     model: ReadModel                       # as the tables hold it now
+    line: tuple[Event, ...] = ()           # the recorded events standing (what is audited)
 
 
 class LiveCache:

@@ -1,0 +1,52 @@
+"""Live equals import (issue 29): a live match is audited by the same walk as its export.
+
+A seat whose hand the recorder did not see passes while it holds a tile that fits; live,
+nothing can tell. When the hands are shown at the end of the deal, the pass is judged
+against them (arab-block: "a seat that cannot play passes", seed 000), and the match's
+findings, as its page and the API read them (``queries.get_match``), are those that
+``audit`` gives for the match's export: the same codes, events and sentences.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine
+
+from ledger.audit import audit_record
+from ledger.formats.reader import parse_match
+from ledger.store import db, live, queries
+
+HEADER = {"table": {"rules": "arab-block"}, "seats": ["Karim", "Lina"]}
+# Seat 0 holds a chain it plays out; seat 1 (unseen) holds 6-4, which fits a 6 end.
+SEAT0 = ["6-6", "6-5", "5-4", "4-3", "3-2", "2-1", "1-0"]
+SEAT1 = ["6-4", "5-5", "3-3", "2-0", "4-4", "5-3", "6-1"]
+
+
+def _events() -> list[dict[str, Any]]:
+    evs: list[dict[str, Any]] = [{"type": "deal", "hands": [SEAT0, None]},
+                                 {"type": "play", "seat": 0, "tile": "6-6"}]
+    for tile in SEAT0[1:]:
+        evs.append({"type": "pass", "seat": 1})
+        evs.append({"type": "play", "seat": 0, "tile": tile, "end": "right"})
+    evs.append({"type": "reveal", "hands": [[], SEAT1]})
+    return evs
+
+
+def _said(findings: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return sorted((f["event"], f["severity"], f["code"], f["message"]) for f in findings)
+
+
+def test_a_pass_judged_at_the_reveal_shows_live_as_in_the_export(engine: Engine) -> None:
+    with db.writing(engine) as s:
+        mid = live.start_match(s, HEADER)
+        seq = 0
+        for ev in _events():
+            seq = live.append(s, mid, ev, expected_seq=seq).next_seq
+    with engine.connect() as c:
+        page = queries.get_match(c, mid)
+        exported = queries.stored_object(c, mid)
+    audited = audit_record(parse_match(exported)).to_dict()
+    assert "illegal-pass" in {f["code"] for f in audited["findings"]}
+    assert _said(page["findings"]) == _said(audited["findings"])
+    assert page["ok"] is audited["ok"] is False
