@@ -23,7 +23,6 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from ledger.audit import audit_events
 from ledger.corrections import (
     UNDO,
     CorrectionError,
@@ -42,6 +41,7 @@ from ledger.store.db import write_connection
 from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
 from ledger.store.hashing import genesis
 from ledger.store.importer import insert_rows
+from ledger.store.live_audit import Audited, audited
 from ledger.store.live_cache import LIVE, Kept
 from ledger.store.mapper import Header, chain_rows, event_of, finding_json, payload_of
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
@@ -210,7 +210,9 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     status = "complete" if result.state.phase == "ended" else "recording"
     # (the rows above are in: read from the tables, the line holds this event already)
     line = kept.line + (ev,) if kept is not None else _line(conn, match_id, len(header.seats))
-    _audit(conn, m, header, line, status)
+    audit = audited(state.rules, line, result.state, None if kept is None else kept.walked,
+                    result.findings)
+    _store_findings(conn, m, audit, status)
     if kept is None:
         old, new = stored(conn, match_id, header, m.ok), load(conn, match_id)
         assert new is not None
@@ -223,7 +225,7 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
         new = compute(match_id, header, m.ok, recorded, rows[-1].seq, rows[-1].hash, derived)
     replace_model(conn, old, new)
     LIVE.put(ledger, match_id, Kept(rows[-1].seq, rows[-1].hash, result.state, recorded,
-                                    derived, new, line))
+                                    derived, new, line, audit.walked))
     if commit:
         session.commit()
     return Appended(match_id, seq, index, rows[-1].seq + 1, _wire(rows[0].payload),
@@ -247,7 +249,8 @@ def _undo(session: Session, m: Any, header: Header, ev: Undo, seq: int, index: i
     state = snapshots.state_at(conn, m.id)
     assert state is not None
     status = "complete" if state.phase == "ended" else "recording"
-    _audit(conn, m, header, _line(conn, m.id, len(header.seats)), status)
+    _store_findings(conn, m, audited(state.rules, _line(conn, m.id, len(header.seats)), state),
+                    status)
     old = stored(conn, m.id, header, m.ok)
     new = load(conn, m.id)
     assert new is not None
@@ -266,18 +269,21 @@ def _line(conn: Any, match_id: int, seats: int) -> tuple[Event, ...]:
     return tuple(ev for r in rows if (ev := event_of(r.kind, r.payload, seats)) is not None)
 
 
-def _audit(conn: Any, m: Any, header: Header, line: tuple[Event, ...], status: str) -> None:
-    """Store the match's findings as ``audit`` gives them for its export (live equals
-    import): the same walk over the line so far, so a reveal judges the passes and draws
-    made before it against the hands it shows."""
-    rules = make_rules(header.preset, len(header.seats), header.options)
-    report = audit_events(rules, list(line))
-    findings = [finding_json(f) for f in report.findings]
-    errors = len(report.errors)
+def _store_findings(conn: Any, m: Any, audit: Audited, status: str) -> None:
+    """The match's findings as ``audit`` gives them for its export (live equals import)."""
+    findings = orjson.loads(orjson.dumps([finding_json(f) for f in audit.findings]))
+    errors = sum(1 for f in audit.findings if f.severity == "error")
+    # (changed at most appends while the match is open: "match-unfinished" names the last
+    # event, as the audit of the export does)
     if findings != list(m.findings) or status != m.status:
-        conn.execute(update(MATCHES).where(MATCHES.c.id == m.id).values(
-            status=status, ok=errors == 0, errors=errors, warnings=len(findings) - errors,
-            findings=findings))
+        conn.execute(_SET_FINDINGS, {"match": m.id, "status": status, "ok": errors == 0,
+                                     "errors": errors, "warnings": len(findings) - errors,
+                                     "findings": findings})
+
+
+_SET_FINDINGS = update(MATCHES).where(MATCHES.c.id == bindparam("match")).values(
+    status=bindparam("status"), ok=bindparam("ok"), errors=bindparam("errors"),
+    warnings=bindparam("warnings"), findings=bindparam("findings"))
 
 
 def _event(event: Mapping[str, Any] | Event, seats: int, index: int) -> Event:
