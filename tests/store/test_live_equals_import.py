@@ -50,3 +50,32 @@ def test_a_pass_judged_at_the_reveal_shows_live_as_in_the_export(engine: Engine)
     assert "illegal-pass" in {f["code"] for f in audited["findings"]}
     assert _said(page["findings"]) == _said(audited["findings"])
     assert page["ok"] is audited["ok"] is False
+
+
+def test_after_every_append_and_undo_the_findings_are_the_exports_audit(
+        engine: Engine, corpus: list[dict[str, Any]]) -> None:
+    # A record with every hand shown: the append hands the walked findings on (live_audit)
+    # instead of walking the line again; they must stay what the audit of the export says,
+    # the opening's "end-on-opening" warning and the open match's last event included.
+    match = corpus[6]
+    events = [dict(ev) for ev in match["events"]]
+    first_play = next(i for i, ev in enumerate(events) if ev["type"] == "play")
+    events[first_play]["end"] = "left"
+    undo_at = first_play + 3
+    with db.writing(engine) as s:
+        mid = live.start_match(s, {k: match[k] for k in ("table", "seats")})
+        seq = 0
+        for i, ev in enumerate(events):
+            seq = live.append(s, mid, ev, expected_seq=seq).next_seq
+            if i == undo_at:  # taken back and made again: the line walked from the tables
+                seq = live.append(s, mid, {"type": "undo", "event": i}, seq).next_seq
+                seq = live.append(s, mid, ev, expected_seq=seq).next_seq
+            if i > undo_at + 3 and i % 7 and i != len(events) - 1:
+                continue
+            with engine.connect() as c:
+                page = queries.get_match(c, mid)
+                audited = audit_record(parse_match(queries.stored_object(c, mid))).to_dict()
+            assert _said(page["findings"]) == _said(audited["findings"]), i
+            assert page["warnings"] == len(audited["findings"]) - len(
+                [f for f in audited["findings"] if f["severity"] == "error"])
+    assert "end-on-opening" in {f["code"] for f in page["findings"]}
