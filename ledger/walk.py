@@ -78,6 +78,8 @@ class Walked:
         return self.index + 1
 
     def knows(self, seat: int) -> SeatKnows:
+        """What ``seat`` knows here: ask while the walk stands at this event (its state
+        moves on with the next one); kept once asked."""
         got = self._known.get(seat)
         if got is None:
             st = self.state

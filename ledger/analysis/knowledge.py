@@ -198,4 +198,10 @@ def knowledge_at(rules: Rules, events: Sequence[Event | None], step: int) -> Kno
     raise ValueError(f"step {step} is past the last event that can be read")
 
 
-__all__ = ["Knowledge", "SeatKnowledge", "iter_knowledge", "knowledge_at"]
+def seat_facts(walked: Walked, seat: int) -> SeatKnowledge:
+    """What ``seat`` knew after the event ``walked``: the walk's ``infer`` hook
+    (``Walk(..., infer=seat_facts)``; ledger/walk.py asks it only when a reader does)."""
+    return knowledge_at(walked.state.rules, walked.events[:walked.step], walked.step).seats[seat]
+
+
+__all__ = ["Knowledge", "SeatKnowledge", "iter_knowledge", "knowledge_at", "seat_facts"]

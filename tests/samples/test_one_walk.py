@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from ledger.analysis.knowledge import SeatKnowledge, iter_knowledge, seat_facts
 from ledger.audit import audit_record
 from ledger.formats.partial import rebuild_hands
 from ledger.formats.reader import parse_match
@@ -107,3 +108,39 @@ def test_the_snapshots_are_the_walk_after_each_deal(name: str) -> None:
     after_deals = [(w.index, encode(w.state)) for w in walked
                    if w.readable and w.event is not None and w.event.TYPE == "deal"]
     assert [(index, encode(st)) for _, index, st in folded.deal_states] == after_deals
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_knowledge_sees_what_the_walk_says_each_seat_saw(name: str) -> None:
+    record, walked, _ = _walk(SAMPLES[name])
+    if not walked:
+        return
+    rules = walked[0].state.rules
+    for k in iter_knowledge(rules, record.events):
+        if k.step == 0 or walked[k.step - 1].state.phase != "playing":
+            continue
+        w = walked[k.step - 1]
+        for s in range(rules.seats):
+            assert set(k.seats[s].seen) == set(w.knows(s).seen), (k.step, s)
+
+
+def test_the_walks_inference_hook_is_asked_only_when_a_reader_asks() -> None:
+    record, _, _ = _walk(SAMPLES["partial/sahrat-draw-2-seen-by-seat-0.json"])
+    assert record.header is not None
+    rules = make_rules(record.header.preset, len(record.header.seats), record.header.options)
+    asked: list[tuple[int, int]] = []
+
+    def infer(w: Walked, seat: int) -> object:
+        asked.append((w.index, seat))
+        return seat_facts(w, seat)
+
+    events, _ = rebuild_hands(list(record.events), rules)
+    for w in Walk(rules, events, infer=infer):
+        if w.index == 12:  # asked while the walk stands there (its state moves on after)
+            assert asked == []
+            facts = w.knows(0).facts
+            assert asked == [(12, 0)]
+            assert isinstance(facts, SeatKnowledge)
+            assert set(facts.seen) == set(w.knows(0).seen)
+            assert asked == [(12, 0)]  # once per seat and step
+    assert asked == [(12, 0)]
