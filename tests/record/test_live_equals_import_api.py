@@ -52,3 +52,8 @@ def test_the_live_page_and_api_say_what_the_audit_of_the_export_says(
     page = html.unescape(api("GET", f"/matches/{match_id}").text)
     for _, _, message in said:
         assert message in page
+    # The recorder's own page shows what the reveal proved (its open match aside: the
+    # recorder is recording it).
+    recorder = html.unescape(api("GET", f"/matches/{match_id}/record").text)
+    for _, code, message in said:
+        assert (message in recorder) is (code != "match-unfinished"), code
