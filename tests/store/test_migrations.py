@@ -213,3 +213,28 @@ def test_an_import_into_an_up_to_date_ledger_loads_no_alembic(tmp_path: Path) ->
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, check=True)
     assert done.stdout.splitlines()[-1] in ("0 []", "1 []"), done.stdout + done.stderr
+
+
+def test_0010_gives_every_live_match_the_audit_of_its_line(engine: Engine) -> None:
+    # A live match stored before issue 29 kept each step's warnings only: a pass that the
+    # reveal shows was illegal stayed unflagged, and ``verify`` (which now audits the
+    # line) would name the difference. 0010 stores the audit's findings.
+    from ledger.store import live
+    from ledger.store.models import MATCHES
+    from tests.store.test_live_equals_import import HEADER, _events
+
+    with db.writing(engine) as s:
+        mid = live.start_match(s, HEADER)
+        seq = 0
+        for ev in _events():
+            seq = live.append(s, mid, ev, expected_seq=seq).next_seq
+    db.downgrade(engine, "0009")
+    with engine.connect() as c:
+        m = c.execute(select(MATCHES).where(MATCHES.c.id == mid)).one()
+        assert (m.ok, m.errors, m.findings) == (True, 0, [])  # as 0009's appends left it
+    db.upgrade(engine)
+    with engine.connect() as c:
+        m = c.execute(select(MATCHES).where(MATCHES.c.id == mid)).one()
+        assert not m.ok and m.errors == 6  # each of seat 1's six passes
+        assert {f["code"] for f in m.findings} >= {"illegal-pass"}
+        assert all(v.ok for v in verify(c, mid))
