@@ -135,7 +135,9 @@ class Walk:
         self.infer = infer
         self.stopped_at: int | None = None
         self.position = first  # the next event to fold
-        self.deal_start = -1
+        # (from a snapshot: the deal on the table then, for what each seat has seen)
+        self.deal_start = next((i for i in range(min(first, len(events)) - 1, -1, -1)
+                                if type(events[i]) is Dealt), -1)
 
     def __iter__(self) -> Iterator[Walked]:
         while (w := self.take()) is not None:

@@ -60,13 +60,18 @@ def test_a_walk_from_a_snapshot_is_the_walk_from_the_start() -> None:
     deals = [i for i, ev in enumerate(events) if isinstance(ev, Dealt)]
     assert len(deals) >= 2
     whole = [encode(s) for s in states(rules, events)]
-    at = deals[1]
+    at = deals[1]  # the snapshot: the state after the second deal's deal event
     snapshot = State(rules)
-    for w in Walk(rules, events, stop=at):
+    for w in Walk(rules, events, stop=at + 1):
         snapshot = w.state.copy()
     kept = encode(snapshot)
-    resumed = [encode(w.state) for w in Walk(rules, events, start=snapshot, first=at)]
-    assert resumed == whole[at + 1:]
+    # (each state read as the walk stands on it: the walk's state moves on after)
+    resumed = [(encode(w.state), w.knows(0))
+               for w in Walk(rules, events, start=snapshot, first=at + 1)]
+    assert [st for st, _ in resumed] == whole[at + 2:]
+    # ... and each seat knows in the deal it starts in what the walk from the start says
+    from_start = [w.knows(0) for w in Walk(rules, events)][at + 1:]
+    assert [k for _, k in resumed] == from_start and from_start[0].seen
     assert encode(snapshot) == kept  # the walk copies its start, never changes it
 
 
