@@ -212,7 +212,7 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     line = kept.line + (ev,) if kept is not None else _line(conn, match_id, len(header.seats))
     audit = audited(state.rules, line, result.state, None if kept is None else kept.walked,
                     result.findings)
-    _store_findings(conn, m, audit, status)
+    ok = _store_findings(conn, m, audit, status)
     if kept is None:
         old, new = stored(conn, match_id, header, m.ok), load(conn, match_id)
         assert new is not None
@@ -222,7 +222,8 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
         old, recorded = kept.model, kept.recorded + 1
         derived = kept.derived + tuple((r.seq, d) for r, d in zip(rows[1:], result.derived,
                                                                     strict=True))
-        new = compute(match_id, header, m.ok, recorded, rows[-1].seq, rows[-1].hash, derived)
+        # (``ok`` as the audit gives it now: the players' totals count a faulty match)
+        new = compute(match_id, header, ok, recorded, rows[-1].seq, rows[-1].hash, derived)
     replace_model(conn, old, new)
     LIVE.put(ledger, match_id, Kept(rows[-1].seq, rows[-1].hash, result.state, recorded,
                                     derived, new, line, audit.walked))
@@ -269,8 +270,9 @@ def _line(conn: Any, match_id: int, seats: int) -> tuple[Event, ...]:
     return tuple(ev for r in rows if (ev := event_of(r.kind, r.payload, seats)) is not None)
 
 
-def _store_findings(conn: Any, m: Any, audit: Audited, status: str) -> None:
-    """The match's findings as ``audit`` gives them for its export (live equals import)."""
+def _store_findings(conn: Any, m: Any, audit: Audited, status: str) -> bool:
+    """Store the match's findings as ``audit`` gives them for its export (live equals
+    import); whether it is ok now."""
     findings = orjson.loads(orjson.dumps([finding_json(f) for f in audit.findings]))
     errors = sum(1 for f in audit.findings if f.severity == "error")
     # (changed at most appends while the match is open: "match-unfinished" names the last
@@ -279,6 +281,7 @@ def _store_findings(conn: Any, m: Any, audit: Audited, status: str) -> None:
         conn.execute(_SET_FINDINGS, {"match": m.id, "status": status, "ok": errors == 0,
                                      "errors": errors, "warnings": len(findings) - errors,
                                      "findings": findings})
+    return errors == 0
 
 
 _SET_FINDINGS = update(MATCHES).where(MATCHES.c.id == bindparam("match")).values(

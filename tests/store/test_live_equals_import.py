@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from ledger.audit import audit_record
 from ledger.formats.reader import parse_match
 from ledger.store import db, live, queries
+from ledger.store.verify import verify
 
 HEADER = {"table": {"rules": "arab-block"}, "seats": ["Karim", "Lina"]}
 # Seat 0 holds a chain it plays out; seat 1 (unseen) holds 6-4, which fits a 6 end.
@@ -46,10 +47,19 @@ def test_a_pass_judged_at_the_reveal_shows_live_as_in_the_export(engine: Engine)
     with engine.connect() as c:
         page = queries.get_match(c, mid)
         exported = queries.stored_object(c, mid)
+        # the read models too: the players' totals count the match as faulty now
+        assert [v.describe() for v in verify(c) if not v.ok] == []
     audited = audit_record(parse_match(exported)).to_dict()
     assert "illegal-pass" in {f["code"] for f in audited["findings"]}
     assert _said(page["findings"]) == _said(audited["findings"])
     assert page["ok"] is audited["ok"] is False
+    # The reveal taken back: its hands are unknown again, and so is what they proved.
+    with db.writing(engine) as s:
+        live.append(s, mid, {"type": "undo", "event": len(_events()) - 1}, seq)
+    with engine.connect() as c:
+        page = queries.get_match(c, mid)
+        assert "illegal-pass" not in {f["code"] for f in page["findings"]} and page["ok"]
+        assert [v.describe() for v in verify(c) if not v.ok] == []
 
 
 def test_after_every_append_and_undo_the_findings_are_the_exports_audit(
