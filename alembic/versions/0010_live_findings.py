@@ -4,8 +4,9 @@ Before, a live match kept the warnings of each append's step only; now each appe
 stores what ``audit`` gives for the match's export: the standing line walked again, so
 a reveal judges the passes and draws made before it. Every live match gets them here,
 once (``ledger/store/verify.py::live_fold``, what ``verify`` compares them with), with
-``ok``, ``errors`` and ``warnings``; one that cannot be folded keeps what it had. Only
-``matches`` changes (the findings are not guarded by the triggers of 0001 and 0004).
+``ok``, ``errors`` and ``warnings`` (and the players' totals of faulty matches with
+``ok``); one that cannot be folded keeps what it had. The events are not touched (the
+findings are not guarded by the triggers of 0001 and 0004).
 Going down puts back each step's warnings, the form of before.
 
 Revision ID: 0010
@@ -35,6 +36,8 @@ MATCHES = sa.table("matches", sa.column("id", sa.Integer), sa.column("origin", s
                    sa.column("started_at", sa.String), sa.column("findings", sa.JSON),
                    sa.column("ok", sa.Boolean), sa.column("errors", sa.Integer),
                    sa.column("warnings", sa.Integer))
+TOTALS = sa.table("player_totals", sa.column("name", sa.String),
+                  sa.column("faulty", sa.Integer))
 EVENTS = sa.table("events", sa.column("match_id", sa.Integer), sa.column("seq", sa.Integer),
                   sa.column("recorded_index", sa.Integer), sa.column("kind", sa.String),
                   sa.column("type", sa.String), sa.column("payload", sa.Text))
@@ -70,6 +73,17 @@ def _rewrite(fold: Fold) -> None:
             conn.execute(sa.update(MATCHES).where(MATCHES.c.id == m.id).values(
                 findings=findings, ok=errors == 0, errors=errors,
                 warnings=len(findings) - errors))
+            if bool(m.ok) != (errors == 0):
+                _count_faulty(conn, m.seats, 1 if errors else -1)
+
+
+def _count_faulty(conn: sa.Connection, seats: Sequence[str], by: int) -> None:
+    """The players' totals count each faulty match once per player (``computed.py``)."""
+    from ledger.store.mapper import text_safe
+
+    for name in sorted({text_safe(n) for n in seats}):
+        conn.execute(sa.update(TOTALS).where(TOTALS.c.name == name)
+                     .values(faulty=TOTALS.c.faulty + by))
 
 
 def _audited(header: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
