@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from ledger.engine.fold import advance_all, finish
 from ledger.engine.state import State
 from ledger.events import DealScored, Dealt, Event
 from ledger.findings import Finding, finding
@@ -19,6 +18,7 @@ from ledger.formats.partial import HiddenHand, rebuild_hands
 from ledger.formats.reader import MatchRecord
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
+from ledger.walk import finish_record, fold_record
 
 
 @dataclass
@@ -98,7 +98,7 @@ def audit_events(rules: Rules, events: Iterable[Event | None],
     # folded again. (A fold that stops early has not seen every deal: those are looked at.)
     hidden: list[HiddenHand] = []
     st = State(rules)
-    done = advance_all(st, events, findings, derived_all, stop, whole=True)
+    done = fold_record(st, events, findings, derived_all, stop, whole=True)
     if done is None or not done and not all(
             deal.stock is not None and None not in deal.hands
             for deal in filter(_is_deal, events)):
@@ -106,12 +106,12 @@ def audit_events(rules: Rules, events: Iterable[Event | None],
         del derived_all[kept[1]:]
         events, hidden = rebuild_hands(events, rules)
         st = State(rules)
-        done = advance_all(st, events, findings, derived_all, stop)
+        done = fold_record(st, events, findings, derived_all, stop)
     report.events = events
     last = len(events) - 1
     if done:
         out: list[Event] = []
-        finish(st, out, findings, last if last >= 0 else None)
+        finish_record(st, out, findings, last if last >= 0 else None)
         if out and derived_all:
             derived_all[-1] = derived_all[-1] + tuple(out)
     for h in hidden:

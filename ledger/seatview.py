@@ -16,8 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.events import Dealt, Drew, Event, HandsRevealed, Played
+from ledger.events import Drew, Event
 from ledger.findings import Finding
+from ledger.walk import seen_by
 
 TABLE = "table"   # how the spectator's view is written in a query (?seat=table)
 
@@ -117,18 +118,8 @@ def sight(viewer: Viewer, step: int, events: Sequence[Event | None],
 
 
 def _seen(viewer: Viewer, events: Sequence[Event | None], start: int, stop: int) -> set[str]:
-    seen: set[str] = set()
-    for i in range(start, min(stop, len(events))):
-        ev = events[i]
-        if isinstance(ev, Dealt) and viewer.seat is not None and i == start:
-            hand = ev.hands[viewer.seat] if viewer.seat < len(ev.hands) else None
-            seen.update(str(t) for t in hand or ())
-        elif isinstance(ev, Played) or (
-                isinstance(ev, Drew) and ev.tile is not None and viewer.seat == ev.seat):
-            seen.add(str(ev.tile))
-        elif isinstance(ev, HandsRevealed):
-            seen.update(str(t) for hand in ev.hands for t in hand or ())
-    return seen
+    # The walk's own account of a seat's sight (ledger/walk.py), so the two never differ.
+    return {str(t) for t in seen_by(viewer.seat, events, start, stop)}
 
 
 def as_seen(ev: Event | None, index: int, sight: Sight) -> Event | None:

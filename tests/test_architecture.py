@@ -258,3 +258,39 @@ def test_function_level_and_relative_imports_count(tmp_path: Path) -> None:
                       "    from ..store import models\n", encoding="utf-8")
     found = {i.target for i in imports_of("ledger.analysis.x", source)}
     assert found == {"typing", "sqlalchemy", "ledger.store.models"}
+
+
+
+# The engine's stepping faces: its fold module (advance, advance_all, finish) and the
+# package's step, apply and fold. Only the walk (issue 29) and the engine itself use them.
+_STEP_NAMES = frozenset({"step", "apply", "advance", "fold"})
+
+
+def steps_the_engine(path: Path) -> bool:
+    for node in _walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            if node.module == "ledger.engine.fold":
+                return True
+            if node.module == "ledger.engine" and {a.name for a in node.names} & _STEP_NAMES:
+                return True
+        elif isinstance(node, ast.Import) and any(
+                a.name == "ledger.engine.fold" for a in node.names):
+            return True
+    return False
+
+
+def test_only_the_walk_steps_the_engine() -> None:
+    # docs/architecture.md: every reader of a match consumes the one walk (ledger/walk.py).
+    stepping = sorted(m for m, path in MODULES.items()
+                      if not _under(m, "ledger.engine") and steps_the_engine(path))
+    assert stepping == ["ledger.walk"]
+
+
+def test_the_stepper_check_sees_the_fold_and_the_step(tmp_path: Path) -> None:
+    for line, steps in [("from ledger.engine.fold import advance\n", True),
+                        ("from ledger.engine import legal_moves, step\n", True),
+                        ("def f():\n    import ledger.engine.fold\n", True),
+                        ("from ledger.engine import State, legal_moves\n", False)]:
+        source = tmp_path / "x.py"
+        source.write_text(line, encoding="utf-8")
+        assert steps_the_engine(source) is steps, line

@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.audit import audit_events
 from ledger.corrections import UNDO, standing_dicts
-from ledger.engine import State, new_state, step
+from ledger.engine import State
 from ledger.events import Dealt, Event
-from ledger.findings import Unreadable
+from ledger.findings import Finding, Unreadable
 from ledger.formats.wire import MatchHeader, event_from_dict, event_to_dict, parse_event
 from ledger.i18n import Phrase
 from ledger.recording import Menu, Refusal, menu, random_deal, seeded_deal
@@ -29,6 +30,7 @@ from ledger.scoresheet import ScoreSheet, build_sheet
 from ledger.store.handles import Connection
 from ledger.store.read import events_of, get_match
 from ledger.tiles import tiles_of
+from ledger.walk import Walk
 
 
 def _chart() -> tuple[str, ...]:
@@ -86,6 +88,10 @@ class Recording:
     last: HistoryLine | None             # the last event standing (what undo takes back)
     deal_event: dict[str, Any] | None    # a random deal ready to record, when one is due
     seed: str | None
+    # The audit of the line, as the match's page and its export's audit give it (issue 29:
+    # a reveal judges the passes and draws before it), the open match aside: it is being
+    # recorded here.
+    findings: tuple[Finding, ...] = ()
 
     @property
     def title(self) -> str:
@@ -193,14 +199,19 @@ def load_recording(conn: Connection, match_id: int, seed: str | None = None) -> 
         id=match_id, origin=match["origin"], status=match["status"], seats=seats,
         rules=rules, next_seq=int(match["next_seq"]), events=tuple(events), state=state,
         menu=m, frame=fr, sheet=sheet, hands=_hands(state, seats), history=tuple(history),
-        last=last, deal_event=deal_event, seed=seed)
+        last=last, deal_event=deal_event, seed=seed, findings=_findings(rules, events))
+
+
+def _findings(rules: Rules, events: Sequence[Event]) -> tuple[Finding, ...]:
+    return tuple(f for f in audit_events(rules, list(events)).findings
+                 if f.code != "match-unfinished")
 
 
 def _fold(rules: Rules, events: Sequence[Event]) -> State:
-    st = new_state(rules)
-    for i, ev in enumerate(events):
-        st = step(st, ev, i).state  # accepted by the live API: no errors to stop at
-    return st
+    walk = Walk(rules, events)
+    for _ in walk:  # accepted by the live API: no errors to stop at
+        pass
+    return walk.state
 
 
 def _hands(st: State, seats: Sequence[str]) -> tuple[HandLine, ...]:

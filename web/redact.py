@@ -5,14 +5,24 @@ the stock hold, a draw only who drew. An event taken back by an undo is left out
 (a tile tapped by mistake was in somebody's hand). Everything else, the plays on the
 table, passes and what the rules derived, is the table's and stays as stored. Each row
 keeps its hashes, so the chain can still be followed; ``redacted`` marks a changed row.
+
+The match's findings are the audit of its line (live equals import, issue 29), and the
+audit of a deal in play can name tiles of hands the table has not seen: of that deal, a
+reader without the key reads only the findings that name tiles the table saw
+(``table_findings``); the deals before it are over, and open to everyone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import orjson
 
 from ledger.corrections import UNDO, standing_dicts
+from ledger.seatview import tiles_named
+
+F = TypeVar("F")
 
 HIDDEN_IN_PLAY = ("deal", "draw")
 
@@ -50,4 +60,25 @@ def redact_live(rows: Sequence[Mapping[str, Any]],
     return out
 
 
-__all__ = ["redact_live"]
+def table_findings(findings: Sequence[F], every: Sequence[Mapping[str, Any]],
+                   said: Callable[[F], tuple[int | None, str]]) -> list[F]:
+    """``findings`` (``said``: a finding's event and sentence) as the table may read them
+    while the deal in play is recorded (``every``: all the match's rows)."""
+    standing = [r for r in standing_dicts(every) if r["kind"] == "recorded"]
+    deals = [int(r["event"]) for r in standing if r["type"] == "deal"]
+    if not deals:
+        return list(findings)
+    in_play = deals[-1]
+    seen: set[str] = set()
+    for r in standing:
+        if int(r["event"]) >= in_play and r["type"] in ("play", "reveal"):
+            seen |= tiles_named(orjson.dumps(r["payload"]).decode())
+    out = []
+    for f in findings:
+        event, message = said(f)
+        if (event is not None and event < in_play) or tiles_named(message) <= seen:
+            out.append(f)
+    return out
+
+
+__all__ = ["redact_live", "table_findings"]

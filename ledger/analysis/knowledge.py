@@ -27,13 +27,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.engine.fold import advance
 from ledger.engine.state import CLOSED, State
 from ledger.events import Dealt, Drew, Event, HandsRevealed, Passed, Played
-from ledger.findings import Unreadable
 from ledger.formats.partial import rebuild_hands
 from ledger.rules.base import Rules
 from ledger.tiles import SUIT_MASK, Tile, mask_of, tiles_of
+from ledger.walk import Walk, Walked
 
 NUMBERS = range(7)
 
@@ -163,21 +162,30 @@ class _Tracker:
 def iter_knowledge(rules: Rules, events: Sequence[Event | None]) -> Iterator[Knowledge]:
     """The knowledge at step 0 (nothing happened), 1, ... up to the last readable step."""
     rebuilt, _ = rebuild_hands(list(events))
-    st = State(rules)
     track = _Tracker(rules.seats)
-    yield track.snapshot(0, st)
-    for i, ev in enumerate(rebuilt):
-        if ev is None:
+    walk = Walk(rules, rebuilt, visitors=(_Visit(track),), stop_at_none=True)
+    yield track.snapshot(0, walk.state)
+    for w in walk:
+        if not w.readable:
             return
-        track.before(st, ev)
-        try:
-            advance(st, ev, i, [], [])
-        except Unreadable:
-            return
+        yield track.snapshot(w.step, w.state)
+
+
+class _Visit:
+    """The tracker as a visitor of the walk: it reads the table before a pass or a draw."""
+
+    def __init__(self, track: _Tracker) -> None:
+        self.track = track
+
+    def before(self, st: State, ev: Event, index: int) -> None:
+        self.track.before(st, ev)
+
+    def after(self, walked: Walked) -> None:
+        ev = walked.event
+        assert ev is not None
         if isinstance(ev, Dealt):
-            track.deal(st)
-        track.after(st, ev, i)
-        yield track.snapshot(i + 1, st)
+            self.track.deal(walked.state)
+        self.track.after(walked.state, ev, walked.index)
 
 
 def knowledge_at(rules: Rules, events: Sequence[Event | None], step: int) -> Knowledge:
@@ -190,4 +198,10 @@ def knowledge_at(rules: Rules, events: Sequence[Event | None], step: int) -> Kno
     raise ValueError(f"step {step} is past the last event that can be read")
 
 
-__all__ = ["Knowledge", "SeatKnowledge", "iter_knowledge", "knowledge_at"]
+def seat_facts(walked: Walked, seat: int) -> SeatKnowledge:
+    """What ``seat`` knew after the event ``walked``: the walk's ``infer`` hook
+    (``Walk(..., infer=seat_facts)``; ledger/walk.py asks it only when a reader does)."""
+    return knowledge_at(walked.state.rules, walked.events[:walked.step], walked.step).seats[seat]
+
+
+__all__ = ["Knowledge", "SeatKnowledge", "iter_knowledge", "knowledge_at", "seat_facts"]

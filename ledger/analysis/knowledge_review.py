@@ -36,8 +36,7 @@ from ledger.analysis.positions import slots_for, solve, solve_many, with_hands
 from ledger.analysis.review import move_of
 from ledger.analysis.sampling import Constraints, Inconsistent, constraints, rng_for, sample
 from ledger.analysis.solver import MAX_NODES, worth
-from ledger.engine.fold import _rank as opening_rank
-from ledger.engine.fold import advance
+from ledger.engine.board import opening_rank
 from ledger.engine.moves import Move, legal_moves
 from ledger.engine.state import State
 from ledger.events import Dealt, Drew, Event, Passed, Played
@@ -45,6 +44,7 @@ from ledger.findings import Unreadable
 from ledger.formats.partial import rebuild_hands
 from ledger.rules.base import HAND_SIZE, Rules
 from ledger.tiles import ALL_TILES, Tile
+from ledger.walk import Walk, step_into
 
 DEFAULT_SAMPLES = 200
 # Tables where K = 200 takes more than about 10 s a deal on a two-core machine: the K that
@@ -210,15 +210,16 @@ class _Deal:
 def _deals(rules: Rules, events: Sequence[Event | None],
            wanted: set[int] | None) -> Iterator[_Deal]:
     rebuilt, _ = rebuild_hands(list(events))
-    st = State(rules)
+    walk = Walk(rules, rebuilt, stop_at_none=True)
+    st = walk.state
     work: _Deal | None = None
-    for i, ev in enumerate(rebuilt):
-        if ev is None:
-            break
+    while True:
         pre = st.copy()
-        try:
-            advance(st, ev, i, [], [])
-        except Unreadable:
+        w = walk.take()
+        if w is None:
+            break
+        i, ev = w.index, w.event
+        if not w.readable:
             if work is not None:
                 work.note = f"event {i} cannot be read; the review stops there"
             break
@@ -410,8 +411,7 @@ def _whole_deals(q: _Question) -> list[tuple[Any, State]]:
                       for s in range(rules.seats))
         st = q.st.copy()
         try:
-            advance(st, Dealt(hands=hands, stock=tuple(tiles[rules.seats * HAND_SIZE:])),
-                    None, [], [])
+            step_into(st, Dealt(hands=hands, stock=tuple(tiles[rules.seats * HAND_SIZE:])))
         except Unreadable:
             continue
         if st.redeal_due or st.to_move is None:

@@ -16,14 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.engine.fold import advance
 from ledger.engine.scoring import round_to_five
-from ledger.engine.state import State
 from ledger.events import DealScored, Dealt, Event
-from ledger.findings import Finding, Unreadable
 from ledger.rules.base import BlockView, Rules
 from ledger.scoresheet import DealRow
 from ledger.tiles import Tile, tiles_of
+from ledger.walk import Walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,20 +37,17 @@ class DealEnd:
 
 def deal_ends(rules: Rules, events: Sequence[Event | None]) -> list[DealEnd]:
     """Every deal the record plays to its end, folded under ``rules`` (its own table)."""
-    st = State(rules)
-    findings: list[Finding] = []
+    walk = Walk(rules, events, stop_at_none=True)
+    st = walk.state
     ends: list[DealEnd] = []
-    for i, ev in enumerate(events):
-        if ev is None:
-            break
+    while True:
         before = [tuple(tiles_of(h)) for h in st.hands]
         hidden_before = any(st.hidden)
-        out: list[Event] = []
-        try:
-            advance(st, ev, i, out, findings)
-        except Unreadable:
+        w = walk.take()
+        if w is None or not w.readable:
             break
-        for d in out:
+        ev = w.event
+        for d in w.derived:
             if not isinstance(d, DealScored):
                 continue
             # A deal is scored at its last move, or when the next deal's event comes

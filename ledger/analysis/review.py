@@ -30,15 +30,15 @@ from ledger.analysis.solver import (
     TooLarge,
     worth,
 )
-from ledger.engine.fold import advance
 from ledger.engine.moves import Move, legal_moves
 from ledger.engine.state import State
 from ledger.events import Dealt, Drew, Event, Passed, Played
-from ledger.findings import Finding, Unreadable
+from ledger.findings import Finding
 from ledger.formats.partial import rebuild_hands
 from ledger.i18n.phrases import N_, Phrase, clauses
 from ledger.rules.base import Rules
 from ledger.tiles import ALL_TILES, Tile, mask_of
+from ledger.walk import Walk
 
 MOVE_EVENTS = (Played, Drew, Passed)
 
@@ -186,7 +186,8 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
 
     wanted = None if deals is None else set(deals)
     rebuilt, _ = rebuild_hands(list(events))
-    st = State(rules)
+    walk = Walk(rules, rebuilt)
+    st = walk.state
     work: _Deal | None = None
     for i, ev in enumerate(rebuilt):
         if ev is None:
@@ -199,14 +200,12 @@ def iter_reviews(rules: Rules, events: Sequence[Event | None],
         if isinstance(ev, Dealt) and work is not None and st.phase == "playing" and not st.fresh:
             yield close(work, st, Phrase("a new deal started before this one ended"))
             work = None
-        out: list[Event] = []
-        findings: list[Finding] = []
-        try:
-            advance(st, ev, i, out, findings)
-        except Unreadable as exc:
+        w = walk.take()
+        assert w is not None
+        if not w.readable:
             if work is not None:
                 yield close(work, st, Phrase("event {event}: {reason}; the analysis stops "
-                                             "there", event=i, reason=_said(exc.finding)))
+                                             "there", event=i, reason=_said(w.findings[-1])))
             return
         if isinstance(ev, Dealt):
             if work is not None and work.deal == st.deal:
@@ -514,17 +513,17 @@ def analyse_step(rules: Rules, events: Sequence[Event | None], step: int,
     rebuilt, _ = rebuild_hands(list(events))
     if not 0 <= step <= len(rebuilt):
         raise ValueError(f"step {step} is outside the match (0 to {len(rebuilt)})")
-    st = State(rules)
+    walk = Walk(rules, rebuilt, stop=step)
+    st = walk.state
     deal_at: int | None = None
     start: State | None = None
-    for i, ev in enumerate(rebuilt[:step]):
+    for w in walk:
+        i, ev = w.index, w.event
         if ev is None:
             return _noted(StepAnalysis(step, None, None, None),
                           Phrase("event {event} cannot be read", event=i))
-        try:
-            advance(st, ev, i, [], [])
-        except Unreadable as exc:
-            return _noted(StepAnalysis(step, None, None, None), _said(exc.finding))
+        if not w.readable:
+            return _noted(StepAnalysis(step, None, None, None), _said(w.findings[-1]))
         if isinstance(ev, Dealt) and not st.redeal_due:
             deal_at = i
             if rules.draws and rules.stock_size and st.stock is None:

@@ -112,7 +112,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.engine.board import fives_count, place
-from ledger.engine.fold import advance
 from ledger.engine.moves import Move, legal_moves
 from ledger.engine.scoring import round_to_five
 from ledger.engine.state import CLOSED, State
@@ -124,6 +123,7 @@ from ledger.rules.domena import _block_winner as domena_block
 from ledger.rules.sahrat import _partner_block_winner as partner_block
 from ledger.rules.selminha import _block_winner as selminha_block
 from ledger.tiles import ALL_TILES, SUIT_MASK, Tile, tiles_of
+from ledger.walk import step_into
 
 try:
     from ledger.analysis._maxn import Search as _NativeSearch
@@ -705,7 +705,7 @@ class DealSolver:
         out: list[Event] = []
         findings: list[Finding] = []
         try:
-            advance(child, move.event(seat, stock_tile), None, out, findings)
+            step_into(child, move.event(seat, stock_tile), None, out, findings)
         except Unreadable as exc:  # pragma: no cover - legal moves always fold
             raise AssertionError(f"engine refused a legal move {move}: {exc.finding}") from None
         return child

@@ -13,6 +13,11 @@ from ledger.tiles import Tile
 SPINNER_SIDES = (1 << LEFT) | (1 << RIGHT)
 
 
+def opening_rank(tile: Tile) -> tuple[int, int, int]:
+    """Who opens a deal: the highest double, else the heaviest tile."""
+    return (1, tile.high, 0) if tile.is_double else (0, tile.pips, tile.high)
+
+
 def open_board(st: State, tile: Tile, first: int) -> None:
     """Lay the opening tile; ``first`` is the number written first (the left end)."""
     second = tile.other(first)

@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ledger.engine.board import fitting_ends, fives_count, open_board, outcome_key, place
+from ledger.engine.board import (
+    fitting_ends,
+    fives_count,
+    open_board,
+    opening_rank,
+    outcome_key,
+    place,
+)
 from ledger.engine.scoring import end_match, resign_winner, score_deal
 from ledger.engine.state import CLOSED, END_NAMES, FITS, State
 from ledger.events import (
@@ -169,11 +176,7 @@ def _first_fit(st: State, seat: int) -> Tile | None:
     return tiles_of(fits)[-1] if fits else None
 
 
-def _rank(tile: Tile) -> tuple[int, int, int]:
-    """Who opens a deal: the highest double, else the heaviest tile."""
-    return (1, tile.high, 0) if tile.is_double else (0, tile.pips, tile.high)
-
-
+_rank = opening_rank
 _BY_RANK = sorted(ALL_TILES, key=_rank, reverse=True)
 _RANK_BITS = tuple((t.bit, t) for t in _BY_RANK)
 

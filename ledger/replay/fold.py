@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ledger.engine.board import fitting_ends, fives_count
-from ledger.engine.fold import advance
 from ledger.engine.state import CLOSED, END_NAMES, State
 from ledger.events import (
     Dealt,
@@ -14,7 +11,7 @@ from ledger.events import (
     HandsRevealed,
     Played,
 )
-from ledger.findings import Finding, Unreadable
+from ledger.findings import Finding
 from ledger.replay.frames import (
     Board,
     Box,
@@ -29,28 +26,23 @@ from ledger.replay.window import ReplayMatch, Snapshot, deal_span
 from ledger.replay.wording import result_text
 from ledger.seatview import EVERYONE, Viewer, sight
 from ledger.tiles import Tile, tiles_of
+from ledger.walk import Walk, Walked
 
 
-@dataclass
 class _Fold:
-    state: State
-    layout: Layout = field(default_factory=Layout)
-    stopped_at: int | None = None
-    findings: list[Finding] = field(default_factory=list)
-    reveal: HandsRevealed | None = None
+    """The replay's visitor of the walk: lays each played tile out as the walk folds it."""
 
+    def __init__(self) -> None:
+        self.layout = Layout()
+        self.reveal: HandsRevealed | None = None
+        self.placed: tuple[Tile, int, int] | None = None
 
-def _apply(fold: _Fold, ev: Event | None, index: int) -> list[Finding]:
-    """Fold one event, laying its tile out; the findings it raised."""
-    found: list[Finding] = []
-    if ev is None or fold.stopped_at is not None:
-        return found
-    st = fold.state
-    placed: tuple[Tile, int, int] | None = None
-    if isinstance(ev, Played) and st.phase == "playing":
-        if st.table == 0:
-            placed = (ev.tile, -1, ev.tile.low if ev.reversed else ev.tile.high)
-        else:
+    def before(self, st: State, ev: Event, index: int) -> None:
+        self.placed = None
+        if isinstance(ev, Played) and st.phase == "playing":
+            if st.table == 0:
+                self.placed = (ev.tile, -1, ev.tile.low if ev.reversed else ev.tile.high)
+                return
             fits = fitting_ends(st, ev.tile)
             if ev.end is not None:
                 end = END_NAMES.index(ev.end)
@@ -59,26 +51,21 @@ def _apply(fold: _Fold, ev: Event | None, index: int) -> list[Finding]:
             else:
                 end = -1
             if end >= 0 and st.ends[end] != CLOSED:
-                placed = (ev.tile, end, st.ends[end])
-    out: list[Event] = []
-    try:
-        advance(st, ev, index, out, found)
-    except Unreadable as stop:
-        found.append(stop.finding)
-        fold.stopped_at = index
-        return found
-    if isinstance(ev, Dealt):
-        fold.layout = Layout()
-        fold.reveal = None
-    elif isinstance(ev, HandsRevealed):
-        fold.reveal = ev
-    if placed is not None:
-        tile, end, number = placed
-        if end < 0:
-            fold.layout.open(tile, number, index + 1)
-        else:
-            fold.layout.lay(tile, END_NAMES[end], number, index + 1)
-    return found
+                self.placed = (ev.tile, end, st.ends[end])
+
+    def after(self, walked: Walked) -> None:
+        ev = walked.event
+        if isinstance(ev, Dealt):
+            self.layout = Layout()
+            self.reveal = None
+        elif isinstance(ev, HandsRevealed):
+            self.reveal = ev
+        if self.placed is not None:
+            tile, end, number = self.placed
+            if end < 0:
+                self.layout.open(tile, number, walked.index + 1)
+            else:
+                self.layout.lay(tile, END_NAMES[end], number, walked.index + 1)
 
 
 def frame(match: ReplayMatch, step: int, seat: int | None = None,
@@ -99,29 +86,26 @@ def frame(match: ReplayMatch, step: int, seat: int | None = None,
     start, stop = match.deal_span(step) if step else (0, 0)
     # A snapshot helps when it lies in this deal's reach: before its deal event, or
     # just after it (nothing is on the table yet, so the layout starts empty there).
+    first = 0
+    from_state: State | None = None
     if snapshot is not None and snapshot.index <= min(step, start + 1):
-        fold = _Fold(snapshot.state.copy())
-        first = snapshot.index
-    else:
-        fold = _Fold(State(match.rules))
-        first = 0
-    at_step: State | None = fold.state.copy() if step == first else None
-    reveal: HandsRevealed | None = None
-    stopped: int | None = None
-    found: list[Finding] = []
+        from_state, first = snapshot.state, snapshot.index
     if match.window is not None and stop > first and not (
             match.window[0] <= first and stop <= match.window[1]):
         raise ValueError(f"step {step} needs events {first} to {stop - 1}, but only "
                          f"{match.window[0]} to {match.window[1] - 1} are loaded")
-    for i in range(first, stop):
-        got = _apply(fold, match.events[i], i)
-        if i == step - 1:
-            at_step = fold.state.copy()
-            reveal = fold.reveal
-            stopped = fold.stopped_at
-            found = got
-    if at_step is None:  # the fold stopped before the step (an unreadable record)
-        at_step = fold.state.copy()
+    fold = _Fold()
+    walk = Walk(match.rules, match.events, from_state, first, max(stop, first),
+                visitors=(fold,))
+    at_step: State | None = walk.state.copy() if step == first else None
+    reveal: HandsRevealed | None = None
+    found: tuple[Finding, ...] = ()
+    for w in walk:
+        if w.index == step - 1:
+            at_step, reveal, found = w.state.copy(), fold.reveal, w.findings
+    stopped = walk.stopped_at if walk.stopped_at is None or walk.stopped_at < step else None
+    if at_step is None:  # the walk stopped before the step (an unreadable record)
+        at_step, reveal = walk.state.copy(), fold.reveal
     # Tiles laid after this step stay off the board; the box is the whole deal's.
     tiles = tuple(t for t in fold.layout.tiles if t.step <= step)
     board = _board(at_step, tiles, fold.layout.box() if fold.layout.tiles else MIN_BOX)

@@ -11,7 +11,6 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from ledger.engine.fold import advance
 from ledger.engine.moves import legal_moves
 from ledger.engine.state import State
 from ledger.events import DealEndClaimed, DealScored, Dealt, Event, MatchEndClaimed, MatchEnded
@@ -20,6 +19,7 @@ from ledger.formats.wire import FORMAT, event_to_dict
 from ledger.rules import all_tables, make_rules
 from ledger.rules.base import HAND_SIZE
 from ledger.tiles import ALL_TILES
+from ledger.walk import step_into
 
 NAMES = ("Ali", "Omar", "Layla", "Rania", "Joao", "Bia", "Lucia", "Mateo", "Salim", "Noor")
 MAX_DEALS = 60
@@ -36,7 +36,7 @@ def generate_match(preset: str, seats: int, options: dict[str, object] | None = 
     def fold(ev: Event) -> list[Event]:
         out: list[Event] = []
         findings: list[Finding] = []
-        advance(st, ev, len(events), out, findings)
+        step_into(st, ev, len(events), out, findings)
         if any(f.severity == "error" for f in findings):
             raise AssertionError(f"generator made an illegal event {ev}: {findings}")
         events.append(ev)

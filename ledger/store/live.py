@@ -23,8 +23,15 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from ledger.corrections import UNDO, CorrectionError, Undo, check_undo, is_undo, parse_undo
-from ledger.engine import step
+from ledger.corrections import (
+    UNDO,
+    CorrectionError,
+    Undo,
+    check_undo,
+    is_undo,
+    parse_undo,
+    standing_rows,
+)
 from ledger.events import Dealt, Event
 from ledger.findings import Finding, IllegalEvent
 from ledger.formats.wire import FORMAT, ParseError, parse_event, parse_header
@@ -34,11 +41,13 @@ from ledger.store.db import write_connection
 from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
 from ledger.store.hashing import genesis
 from ledger.store.importer import insert_rows
+from ledger.store.live_audit import Audited, audited
 from ledger.store.live_cache import LIVE, Kept
-from ledger.store.mapper import Header, chain_rows, finding_json, payload_of
+from ledger.store.mapper import Header, chain_rows, event_of, finding_json, payload_of
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import compute, load, replace_model, standing_derived, stored
 from ledger.store.writer import in_whole_batch
+from ledger.walk import step
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,10 +208,11 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     if isinstance(ev, Dealt):
         snapshots.add(conn, match_id, seq, index, result.state)
     status = "complete" if result.state.phase == "ended" else "recording"
-    if warnings or status != m.status:
-        conn.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(
-            status=status, warnings=m.warnings + len(warnings),
-            findings=list(m.findings) + [finding_json(f) for f in warnings]))
+    # (the rows above are in: read from the tables, the line holds this event already)
+    line = kept.line + (ev,) if kept is not None else _line(conn, match_id, len(header.seats))
+    audit = audited(state.rules, line, result.state, None if kept is None else kept.walked,
+                    result.findings)
+    ok = _store_findings(conn, m, audit, status)
     if kept is None:
         old, new = stored(conn, match_id, header, m.ok), load(conn, match_id)
         assert new is not None
@@ -212,10 +222,11 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
         old, recorded = kept.model, kept.recorded + 1
         derived = kept.derived + tuple((r.seq, d) for r, d in zip(rows[1:], result.derived,
                                                                     strict=True))
-        new = compute(match_id, header, m.ok, recorded, rows[-1].seq, rows[-1].hash, derived)
+        # (``ok`` as the audit gives it now: the players' totals count a faulty match)
+        new = compute(match_id, header, ok, recorded, rows[-1].seq, rows[-1].hash, derived)
     replace_model(conn, old, new)
     LIVE.put(ledger, match_id, Kept(rows[-1].seq, rows[-1].hash, result.state, recorded,
-                                    derived, new))
+                                    derived, new, line, audit.walked))
     if commit:
         session.commit()
     return Appended(match_id, seq, index, rows[-1].seq + 1, _wire(rows[0].payload),
@@ -239,8 +250,8 @@ def _undo(session: Session, m: Any, header: Header, ev: Undo, seq: int, index: i
     state = snapshots.state_at(conn, m.id)
     assert state is not None
     status = "complete" if state.phase == "ended" else "recording"
-    if status != m.status:
-        conn.execute(update(MATCHES).where(MATCHES.c.id == m.id).values(status=status))
+    _store_findings(conn, m, audited(state.rules, _line(conn, m.id, len(header.seats)), state),
+                    status)
     old = stored(conn, m.id, header, m.ok)
     new = load(conn, m.id)
     assert new is not None
@@ -248,6 +259,34 @@ def _undo(session: Session, m: Any, header: Header, ev: Undo, seq: int, index: i
     if commit:
         session.commit()
     return Appended(m.id, seq, ev.event, seq + 1, _wire(rows[0].payload), (), (), status)
+
+
+def _line(conn: Any, match_id: int, seats: int) -> tuple[Event, ...]:
+    """The match's recorded events standing (the corrected line its export holds)."""
+    rows = standing_rows(list(conn.execute(
+        select(EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type, EVENTS.c.payload)
+        .where(EVENTS.c.match_id == match_id, EVENTS.c.kind != "derived")
+        .order_by(EVENTS.c.seq))))
+    return tuple(ev for r in rows if (ev := event_of(r.kind, r.payload, seats)) is not None)
+
+
+def _store_findings(conn: Any, m: Any, audit: Audited, status: str) -> bool:
+    """Store the match's findings as ``audit`` gives them for its export (live equals
+    import); whether it is ok now."""
+    findings = orjson.loads(orjson.dumps([finding_json(f) for f in audit.findings]))
+    errors = sum(1 for f in audit.findings if f.severity == "error")
+    # (changed at most appends while the match is open: "match-unfinished" names the last
+    # event, as the audit of the export does)
+    if findings != list(m.findings) or status != m.status:
+        conn.execute(_SET_FINDINGS, {"match": m.id, "status": status, "ok": errors == 0,
+                                     "errors": errors, "warnings": len(findings) - errors,
+                                     "findings": findings})
+    return errors == 0
+
+
+_SET_FINDINGS = update(MATCHES).where(MATCHES.c.id == bindparam("match")).values(
+    status=bindparam("status"), ok=bindparam("ok"), errors=bindparam("errors"),
+    warnings=bindparam("warnings"), findings=bindparam("findings"))
 
 
 def _event(event: Mapping[str, Any] | Event, seats: int, index: int) -> Event:

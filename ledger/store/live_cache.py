@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ledger.engine import State
 from ledger.events import Event
+from ledger.findings import Finding
 from ledger.store.readmodels import ReadModel
 
 SIZE = 256
@@ -34,6 +35,8 @@ class Kept:
     recorded: int                          # rows that are not derived (the summary's count)
     derived: tuple[tuple[int, Event], ...]  # the standing derived events, (seq, event)
     model: ReadModel                       # as the tables hold it now
+    line: tuple[Event, ...] = ()           # the recorded events standing (what is audited)
+    walked: tuple[Finding, ...] | None = None  # their findings (live_audit.py), if kept
 
 
 class LiveCache:

@@ -20,16 +20,15 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from ledger.corrections import standing_rows
-from ledger.engine.fold import advance
 from ledger.engine.state import DealResult, State
 from ledger.events import Dealt, Event
-from ledger.findings import Finding, Unreadable
 from ledger.formats.partial import rebuild_hands
 from ledger.rules.base import DealRecap, Rules
 from ledger.store.mapper import Header, event_of, unread_stops
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import rules_of
 from ledger.tiles import Tile
+from ledger.walk import Walk
 
 _SLOTS = tuple(s for s in State.__slots__ if s != "rules")
 VERSION = hashlib.sha256(("state/1:" + ",".join(_SLOTS)).encode()).hexdigest()[:16]
@@ -103,27 +102,23 @@ def fold_rows(rules: Rules, rows: Rows, start: State | None = None, after: int =
     events: list[Event | None] = [ev for _, _, ev, _ in rows]
     if rebuild:
         events, _ = rebuild_hands(events, rules)
-    st = start.copy() if start is not None else State(rules)
-    out = Folded(st, [])
-    findings: list[Finding] = []
-    derived: list[Event] = []
-    for (seq, index, _, stops), ev in zip(rows, events, strict=True):
-        if seq <= after:
-            continue
-        if upto is not None and seq > upto:
-            break
-        if ev is None:
+    first = next((k for k, row in enumerate(rows) if row[0] > after), len(rows))
+    stop = next((k for k, row in enumerate(rows) if upto is not None and row[0] > upto),
+                len(rows))
+    walk = Walk(rules, events, start, first, stop)
+    out = Folded(walk.state, [])
+    for w in walk:
+        seq, index, _, stops = rows[w.index]
+        if w.event is None:
             if stops:
                 out.stopped = True
                 break
             continue
-        try:
-            advance(st, ev, index, derived, findings)
-        except Unreadable:
+        if not w.readable:
             out.stopped = True
             break
-        if isinstance(ev, Dealt):
-            out.deal_states.append((seq, index, st.copy()))
+        if isinstance(w.event, Dealt):
+            out.deal_states.append((seq, index, w.state.copy()))
     return out
 
 

@@ -25,8 +25,10 @@ import orjson
 from sqlalchemy import inspect, select
 from sqlalchemy.engine import Connection
 
+from ledger.audit import audit_events
 from ledger.corrections import UNDO, Undo
-from ledger.engine import State, new_state, step
+from ledger.engine import State, new_state
+from ledger.events import Event
 from ledger.formats.reader import parse_match
 from ledger.rules import make_rules
 from ledger.store import readmodels
@@ -35,6 +37,7 @@ from ledger.store.heads import Head, read_head
 from ledger.store.importer import prepare, safe_audit
 from ledger.store.mapper import Header, event_of, finding_json, match_object, payload_of
 from ledger.store.models import EVENTS, HEADS, MATCHES, PLAYER_TOTALS, SUMMARIES
+from ledger.walk import step
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,9 +301,9 @@ def live_fold(header: Header, rows: list[Any]) -> tuple[list[tuple[int, int, str
     rules = make_rules(header.preset, len(header.seats), header.options)
     state = new_state(rules)
     out: list[tuple[int, int, str, str, str]] = []
-    findings: list[dict[str, object]] = []
     seq = 0
     before: list[State] = []  # the state before each event standing (what an undo restores)
+    line: list[Event] = []    # the events standing: what the match's export holds
     for r in rows:
         if r.kind == "derived":
             continue
@@ -311,16 +314,18 @@ def live_fold(header: Header, rows: list[Any]) -> tuple[list[tuple[int, int, str
             seq += 1
             if before:
                 state = before.pop()
+                line.pop()
             continue
         before.append(state)
         ev = event_of(r.kind, r.payload, len(header.seats))
         assert ev is not None
+        line.append(ev)
         result = step(state, ev, r.recorded_index)
         out.append((seq, r.recorded_index, "recorded", ev.TYPE, payload_of(ev)))
         seq += 1
         for d in result.derived:
             out.append((seq, r.recorded_index, "derived", d.TYPE, payload_of(d)))
             seq += 1
-        findings += [finding_json(f) for f in result.findings]
         state = result.state
-    return out, findings
+    # Live equals import: the findings are the audit's of the line, as live.py stores them.
+    return out, [finding_json(f) for f in audit_events(rules, line).findings]

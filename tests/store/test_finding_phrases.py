@@ -20,7 +20,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ledger.audit import AuditReport, audit_record
 from ledger.findings import Finding
-from ledger.formats.reader import read_matches
+from ledger.formats.reader import parse_match, read_matches
 from ledger.i18n import render_finding
 from ledger.store import db, live
 from ledger.store.mapper import finding_json
@@ -49,29 +49,35 @@ def _stored(engine: Engine) -> dict[int, list[dict[str, Any]]]:
 
 
 def _facts(engine: Engine) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """Every event row and every match column but the findings, as stored."""
+    """Every event row and every match column but the audit's (the findings and their
+    counts: 0010 gives a live match the audit of its line, issue 29), as stored."""
     with engine.connect() as c:
         events = [tuple(r) for r in c.execute(select(EVENTS).order_by(EVENTS.c.id))]
-        columns = [col for col in MATCHES.c if col.name != "findings"]
+        columns = [col for col in MATCHES.c
+                   if col.name not in ("findings", "ok", "errors", "warnings")]
         headers = [tuple(r) for r in c.execute(select(*columns).order_by(MATCHES.c.id))]
     return events, headers
 
 
-def _live_with_a_warning(engine: Engine) -> tuple[int, Finding]:
-    """A live match whose opening tile names an end: an end-on-opening warning."""
+def _live_with_a_warning(engine: Engine) -> tuple[int, Finding, list[Finding]]:
+    """A live match whose opening tile names an end: an end-on-opening warning; and the
+    audit's findings of its line (what a live match stores since 0010, issue 29)."""
     match = orjson.loads((SAMPLES / "domena-2.json").read_bytes())
     deal, opening, reply = match["events"][:3]
+    line = [deal, {**opening, "end": "left"}, reply]
     with db.writing(engine) as s:
         mid = live.start_match(s, {"table": match["table"], "seats": match["seats"]})
         seq = 0
         warnings: list[Finding] = []
-        for ev in (deal, {**opening, "end": "left"}, reply):
+        for ev in line:
             got = live.append(s, mid, ev, expected_seq=seq)
             seq = got.next_seq
             warnings += got.findings
     (warning,) = warnings
     assert warning.code == "end-on-opening" and warning.template
-    return mid, warning
+    audited = audit_record(parse_match({**match, "events": line})).findings
+    assert [f.code for f in audited] == ["end-on-opening", "match-unfinished"]
+    return mid, warning, audited
 
 
 def test_an_import_stores_each_finding_with_its_phrase(engine: Engine) -> None:
@@ -99,7 +105,7 @@ def test_a_ledger_of_before_0006_upgrades_and_words_in_arabic_without_auditing(
         paths = _faulty_and_partial()
         reports = _reports(paths)
         ids = {p.name: import_path(engine, p)[0].id for p in paths}
-        live_id, warning = _live_with_a_warning(engine)
+        live_id, warning, audited = _live_with_a_warning(engine)
         # Findings as a ledger of 0005 wrote them: the report only (Finding.to_dict).
         old = {mid: [f.to_dict() for f in reports[name].findings] for name, mid in ids.items()}
         old[live_id] = [warning.to_dict()]
@@ -115,14 +121,14 @@ def test_a_ledger_of_before_0006_upgrades_and_words_in_arabic_without_auditing(
         stored = _stored(engine)
         for name, mid in ids.items():
             assert stored[mid] == [finding_json(f) for f in reports[name].findings], name
-        assert stored[live_id] == [finding_json(warning)]
+        assert stored[live_id] == [finding_json(f) for f in audited]  # 0010: the audit's
         with engine.connect() as c:
             assert all(v.ok for v in verify(c))
 
         # Worded in Arabic from what is stored, the audit never called.
         want = {mid: [render_finding(f, "ar") for f in reports[name].findings]
                 for name, mid in ids.items()}
-        want[live_id] = [render_finding(warning, "ar")]
+        want[live_id] = [render_finding(f, "ar") for f in audited]
         with counting_audits() as calls:
             said = {mid: [render_finding(Finding.from_dict(f), "ar") for f in findings]
                     for mid, findings in _stored(engine).items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -213,3 +214,35 @@ def test_an_import_into_an_up_to_date_ledger_loads_no_alembic(tmp_path: Path) ->
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, check=True)
     assert done.stdout.splitlines()[-1] in ("0 []", "1 []"), done.stdout + done.stderr
+
+
+def test_0010_gives_every_live_match_the_audit_of_its_line(engine: Engine) -> None:
+    # A live match stored before issue 29 kept each step's warnings only: a pass that the
+    # reveal shows was illegal stayed unflagged, and ``verify`` (which now audits the
+    # line) would name the difference. 0010 stores the audit's findings.
+    from ledger.store import live
+    from ledger.store.models import MATCHES, PLAYER_TOTALS
+    from tests.store.test_live_equals_import import HEADER, _events
+
+    with db.writing(engine) as s:
+        mid = live.start_match(s, HEADER)
+        seq = 0
+        for ev in _events():
+            seq = live.append(s, mid, ev, expected_seq=seq).next_seq
+    def faulty(c: Any) -> int:
+        return int(c.execute(select(PLAYER_TOTALS.c.faulty)
+                             .where(PLAYER_TOTALS.c.name == "Karim")).scalar_one())
+
+    db.downgrade(engine, "0009")
+    with engine.connect() as c:
+        m = c.execute(select(MATCHES).where(MATCHES.c.id == mid)).one()
+        assert (m.ok, m.errors, m.findings) == (True, 0, [])  # as 0009's appends left it
+        assert faulty(c) == 0
+    db.upgrade(engine)
+    with engine.connect() as c:
+        assert faulty(c) == 1
+        m = c.execute(select(MATCHES).where(MATCHES.c.id == mid)).one()
+        assert not m.ok and m.errors == 6  # each of seat 1's six passes
+        assert {f["code"] for f in m.findings} >= {"illegal-pass"}
+        # the whole ledger, the players' totals too (they count a faulty match)
+        assert [v.describe() for v in verify(c) if not v.ok] == []

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from ledger.store import read, write
 from web.access import OwnerOnly, RecorderOnly, is_owner, require_key, sees_live_hands
 from web.deps import DbInt, MatchId, ReadSession, Writes, WriteSession, page_work
-from web.redact import redact_live
+from web.redact import redact_live, table_findings
 
 router = APIRouter(prefix="/api", tags=["matches"])
 log = logging.getLogger("domino_ledger.access")
@@ -104,8 +104,13 @@ async def list_matches(request: Request, session: ReadSession, preset: str | Non
 
 
 @router.get("/matches/{match_id}", summary="One match: summary, score sheet, findings")
-def get_match(match_id: MatchId, session: ReadSession) -> dict[str, Any]:
-    return read.get_match(session.connection(), match_id)
+def get_match(request: Request, match_id: MatchId, session: ReadSession) -> dict[str, Any]:
+    conn = session.connection()
+    m = read.get_match(conn, match_id)
+    if not sees_live_hands(request, match_id, m["origin"], m["status"]):
+        m["findings"] = table_findings(m["findings"], read.events_of(conn, match_id),
+                                       lambda f: (f["event"], f["message"]))
+    return m
 
 
 @router.get("/matches/{match_id}/events", summary="A match's events, hash chain included",

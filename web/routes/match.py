@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -10,12 +11,15 @@ from fastapi.responses import HTMLResponse
 
 from ledger.exports.formats import SHEET_FORMATS
 from ledger.replay import deals
+from ledger.store import read
 from ledger.store.handles import Session
+from web.access import sees_live_hands
 from web.analysis_jobs import ClientJobs
 from web.charts import score_race
 from web.deps import Jobs, MatchId, ReadSession, page_work
 from web.lang import request_language
 from web.matchdata import StoredMatch, load_match
+from web.redact import table_findings
 from web.routes import knowledge
 from web.templating import templates
 from web.wording import match_title, table_words
@@ -42,6 +46,10 @@ def _match_page(request: Request, match_id: int, session: Session, jobs: ClientJ
                 review: str | None) -> HTMLResponse:
     lang = request_language(request)
     match = load_match(session.connection(), match_id)
+    if not sees_live_hands(request, match.id, match.origin, match.status):
+        match = replace(match, findings=tuple(table_findings(
+            match.findings, read.events_of(session.connection(), match_id),
+            lambda f: (f.event, f.message))))
     sheet = match.sheet()
     steps = _deal_steps(match)
     review = knowledge.page_part(request, session.connection(), match, jobs, review)
