@@ -78,6 +78,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from web.app import create_app
 
     workers = args.workers or os.cpu_count() or 1
+    # One tuple: mypy cannot read a starred call inside an except clause's own tuple.
+    refused: tuple[type[BaseException], ...] = (StoreError, *database_errors(), OSError)
     try:
         access = serving(args.host, args.open, args.private, data_folder(), args.allow_host)
         if workers == 1:
@@ -85,7 +87,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tune_collector()
         else:  # opened once here: a new ledger is made (migrated) before any worker runs
             open_db(args.db).dispose()
-    except (StoreError, *database_errors(), OSError) as exc:
+    except refused as exc:
         print(f"domino-ledger: {explain(exc)}", file=sys.stderr)
         return 2
     _say_access(access, args.host, args.port)
