@@ -3,15 +3,26 @@
 One Playwright session for the whole run: two sync_playwright sessions alive at
 once (one per folder) make the second refuse to start ("Sync API inside the
 asyncio loop"), so the browser is launched once here.
+
+Knowledge reviews in the tests draw ``TEST_SAMPLES`` deals per decision, through the
+web's settings (``$DOMINO_LEDGER_KNOWLEDGE_SAMPLES``, read by ``Settings.from_env``;
+the servers and workers the tests start inherit it): a review takes seconds, not the
+half minute of a table's own K = 200. Set the variable to run them at another K.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from web.analysis_jobs import ENV_SAMPLES
+
+TEST_SAMPLES = 8
+os.environ.setdefault(ENV_SAMPLES, str(TEST_SAMPLES))
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

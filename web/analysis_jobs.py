@@ -72,6 +72,7 @@ SECONDS = 120.0      # the time limit per deal unless the settings say otherwise
 ENV_SECONDS = "DOMINO_LEDGER_ANALYSIS_SECONDS"
 ENV_WORKERS = "DOMINO_LEDGER_ANALYSIS_WORKERS"
 ENV_BACKEND = "DOMINO_LEDGER_ANALYSIS"   # local: in process even on a PostgreSQL ledger
+ENV_SAMPLES = "DOMINO_LEDGER_KNOWLEDGE_SAMPLES"  # deals per decision of a knowledge review
 
 
 class AnalysisError(Exception):
@@ -120,6 +121,9 @@ class Settings:
     per_client: int = 4                # of those, jobs one client may have waiting
     kept: int = 64                     # answers kept in memory
     backend: str = "auto"              # local (own processes), queue (PostgreSQL), auto
+    # The deals drawn per decision of a knowledge review; None: the table's default
+    # (knowledge_review.default_samples). The tests ask for a few: a review in seconds.
+    knowledge_samples: int | None = None
 
     @property
     def kill_seconds(self) -> float:
@@ -127,13 +131,16 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """$DOMINO_LEDGER_ANALYSIS_SECONDS and $DOMINO_LEDGER_ANALYSIS_WORKERS, else the
-        defaults (one worker on a machine of two cores, two on more: the server keeps one)."""
+        """$DOMINO_LEDGER_ANALYSIS_SECONDS, $DOMINO_LEDGER_ANALYSIS_WORKERS and
+        $DOMINO_LEDGER_KNOWLEDGE_SAMPLES, else the defaults (one worker on a machine of two
+        cores, two on more: the server keeps one; each table's own samples)."""
         env = os.environ if environ is None else environ
         cores = os.cpu_count() or 1
         workers = int(env.get(ENV_WORKERS) or max(1, min(2, cores - 1)))
+        samples = env.get(ENV_SAMPLES)
         return cls(seconds=float(env.get(ENV_SECONDS) or SECONDS), workers=max(1, workers),
-                   backend=env.get(ENV_BACKEND) or "auto")
+                   backend=env.get(ENV_BACKEND) or "auto",
+                   knowledge_samples=max(1, int(samples)) if samples else None)
 
 
 Key = tuple[int, int, Head]  # match, deal (0-based), the match's last event
@@ -276,7 +283,7 @@ class AnalysisJobs(AnalysisBackend):
                 if jkey.head_hash == at.hash and jkey.version == knowledge_report.VERSION:
                     return _claimed(got)
             return None
-        task = knowledge_report.task(conn, match_id)
+        task = knowledge_report.task(conn, match_id, self.settings.knowledge_samples)
         body = knowledge_reviews.get(conn, match_id, at, task.samples, knowledge_report.VERSION)
         if body is not None:
             with self._lock:

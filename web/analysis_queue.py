@@ -117,7 +117,8 @@ class QueueJobs(AnalysisBackend):
                 if key.head_hash == at.hash and key.version == knowledge_report.VERSION:
                     return _standing(got, _review_failed)
             return None
-        task = knowledge_report.task(conn, match_id)  # ReplayUnavailable: said now
+        # ReplayUnavailable: said now
+        task = knowledge_report.task(conn, match_id, self.settings.knowledge_samples)
         body = knowledge_reviews.get(conn, match_id, at, task.samples,
                                      knowledge_report.VERSION)
         if body is not None:

@@ -79,6 +79,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from web.app import create_app
 
     workers = args.workers or os.cpu_count() or 1
+    # One tuple: mypy cannot read a starred call inside an except clause's own tuple.
+    refused: tuple[type[BaseException], ...] = (StoreError, *database_errors(), OSError)
     try:
         access = serving(args.host, args.open, args.private, data_folder(), args.allow_host,
                          args.trusted_proxy)
@@ -90,7 +92,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a --trusted-proxy that is no address
         print(f"domino-ledger: {exc}", file=sys.stderr)
         return 2
-    except (StoreError, *database_errors(), OSError) as exc:
+    except refused as exc:
         print(f"domino-ledger: {explain(exc)}", file=sys.stderr)
         return 2
     _say_access(access, args.host, args.port)

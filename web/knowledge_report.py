@@ -15,16 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.analysis.cli_knowledge import (
-    BLUNDER,
-    INACCURACY,
-    MISTAKE,
     REPORT_VERSION,
-    SEVERITIES,
     PlayerReport,
     report_object,
     samples_for,
 )
-from ledger.analysis.measures import hindsight_of
+from ledger.analysis.measures import BLUNDER, INACCURACY, MISTAKE, SEVERITIES, hindsight_of
 from ledger.analysis.review import Progress
 from ledger.formats.canonical import match_hash
 from ledger.rules import make_rules

@@ -38,7 +38,7 @@ def _env() -> Environment:
     # {% trans %} and _() take their gettext from each request's context (web.lang), in
     # the newstyle way: they format and escape their own variables. A trans block's
     # whitespace is folded, as babel.cfg extracts it.
-    env.newstyle_gettext = True
+    env.newstyle_gettext = True  # type: ignore[attr-defined]  # the i18n extension adds it
     env.policies["ext.i18n.trimmed"] = True
     env.globals["asset_url"] = asset_url  # a static file's content-hashed address
     env.globals["table_name"] = table_name  # a table's name in a language (ledger.glossary)

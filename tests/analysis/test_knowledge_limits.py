@@ -41,6 +41,7 @@ def test_four_seat_fives_has_a_limit_and_its_own_k() -> None:
     assert table_limit(make_rules("domena", 4, {})) == MAX_NODES
 
 
+@pytest.mark.slow(reason="a four-seat Fives deal reviewed to its limits: 7-14 s")
 def test_a_fives_deal_marks_its_early_decisions_not_reviewed() -> None:
     deal = _fives_first_deal()
     rules = make_rules("sahrat-fives", 4, {})
@@ -84,6 +85,7 @@ def test_a_lower_limit_leaves_a_decision_out_whole() -> None:
     assert TOO_DEEP == "too deep to solve in time"
 
 
+@pytest.mark.slow(reason="a four-seat match reviewed twice: 5-10 s")
 def test_a_whole_match_on_two_processes_equals_one() -> None:
     rules, record, key = generated_match("domena", 4, 3)
     serial = list(iter_knowledge_reviews(rules, record.events, key, 6, luck=True, workers=1))

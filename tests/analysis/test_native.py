@@ -167,6 +167,7 @@ def test_the_four_ends_of_an_open_spinner_are_alike() -> None:
     assert checked >= 10
 
 
+@pytest.mark.slow(reason="a whole four-seat Fives deal searched: 15-30 s")
 def test_a_whole_four_seat_fives_deal_is_solved_from_its_start() -> None:
     # Seed 001, Sahrat Fives with 4 seats each for himself: every seat scores during the
     # deal, so max-n can skip almost nothing and the search values every position of the

@@ -177,6 +177,7 @@ def test_step_by_step_matches_the_review() -> None:
     assert analyse_step(rules, record.events, 0).note == "no deal is being played here"
 
 
+@pytest.mark.slow(reason="the Python max-n over a deal: 3-7 s")
 def test_too_large_positions_are_left_out_not_guessed(monkeypatch: pytest.MonkeyPatch) -> None:
     # The Python max-n (an install without a C compiler) keeps an exact value per
     # position: with room for only 3000, the start of a 4-seat deal each for himself does

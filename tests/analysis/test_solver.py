@@ -124,9 +124,13 @@ def test_hidden_hand_or_unknown_stock_cannot_be_analysed() -> None:
 HELD = {2: 8, 3: 10, 4: 13}
 TABLES = [pytest.param(p, s, o, id=f"{p}-{s}{'-teams' if o else ''}")
           for p, s, o in all_tables()]
+# The tables whose brute force takes 5-10 s: in the full suite, not the fast one.
+SLOW_BRUTE = {"casual-arena-2", "sahrat-fives-4", "selminha-2"}
+BRUTE_TABLES = [pytest.param(*t.values, id=t.id, marks=[pytest.mark.slow] * (t.id in SLOW_BRUTE))
+                for t in TABLES]
 
 
-@pytest.mark.parametrize(("preset", "seats", "options"), TABLES)
+@pytest.mark.parametrize(("preset", "seats", "options"), BRUTE_TABLES)
 def test_endgames_agree_with_brute_force(preset: str, seats: int,
                                          options: dict[str, object]) -> None:
     held = 14 if preset == "arab-block" else HELD[seats]  # Arab Block: the whole deal
@@ -145,7 +149,7 @@ def test_endgames_agree_with_brute_force(preset: str, seats: int,
     assert checked >= 2
 
 
-@pytest.mark.parametrize("preset", ["domena", "sahrat-fives"])
+@pytest.mark.parametrize("preset", ["domena", pytest.param("sahrat-fives", marks=pytest.mark.slow)])
 def test_whole_two_seat_draw_deals_agree_with_exhaustive_search(preset: str) -> None:
     # From the first play to the end, drawing from the stock in its order: seed 000 (a
     # boneyard of 14, draw until a tile fits) and seed 001 Fives (in-deal scores too).

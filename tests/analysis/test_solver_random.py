@@ -22,6 +22,8 @@ from tests.analysis.helpers import after, brute, match_states
 
 EVERY = [pytest.param(p, s, o, id=f"{p}-{s}{'-teams' if o else ''}")
          for p, s, o in all_tables()]
+# Two-seat Fives' brute force takes 5-10 s: in the full suite, not the fast one.
+SLOW_BRUTE = {"sahrat-fives-2"}
 
 
 def _held(st: State) -> int:
@@ -75,7 +77,9 @@ def test_c_equals_python_on_seeded_random_positions(preset: str, seats: int,
         assert list(got.best_moves(st)) == _best(st, py_opts)
 
 
-@pytest.mark.parametrize(("preset", "seats", "options"), EVERY)
+@pytest.mark.parametrize(("preset", "seats", "options"), [
+    pytest.param(*t.values, id=t.id, marks=[pytest.mark.slow] * (t.id in SLOW_BRUTE))
+    for t in EVERY])
 def test_random_endgames_equal_brute_force(preset: str, seats: int,
                                            options: dict[str, object]) -> None:
     held = {2: 7, 3: 8, 4: 9}[seats]

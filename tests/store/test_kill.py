@@ -122,6 +122,7 @@ def _assert_whole(engine: Engine, expected: dict[bytes, list[tuple[Any, ...]]]) 
     return len(stored)
 
 
+@pytest.mark.slow(reason="a large import killed and run again, in processes: 3-6 s each")
 @pytest.mark.parametrize("jobs", [0, 1], ids=["alone", "with-a-worker"])
 def test_a_killed_import_leaves_no_partial_match_and_a_rerun_completes(
         url: str, big_file: Path, jobs: int) -> None:

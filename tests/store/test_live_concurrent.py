@@ -79,6 +79,7 @@ def _appends(base: str, match_id: int, events: list[dict[str, Any]], race: Race)
         race.errors.append(f"match {match_id}: not done in 120 s")
 
 
+@pytest.mark.slow(reason="two served processes racing over a corpus: 6-12 s")
 def test_appends_racing_through_two_servers_lose_and_double_nothing(
         engine: Engine, corpus: list[dict[str, Any]]) -> None:
     url = engine.url.render_as_string(hide_password=False)

@@ -22,7 +22,7 @@ from ledger.store.analyses import Head
 from tests.store.conftest import SAMPLES, Schemas
 from tests.store.helpers import import_path
 from web import knowledge_report
-from web.analysis_jobs import Pending
+from web.analysis_jobs import Pending, Settings
 from web.analysis_queue import QueueJobs, deal_key, knowledge_key
 from web.app import create_app
 from web.deal_analysis import VERSION as DEAL_VERSION
@@ -40,7 +40,7 @@ def ledger(schemas: Schemas) -> Iterator[tuple[str, Any, int, Head, int]]:
     assert mid is not None
     with engine.connect() as c:
         at = analyses.head(c, mid)
-        samples = knowledge_report.task(c, mid).samples
+        samples = knowledge_report.task(c, mid, Settings.from_env().knowledge_samples).samples
     assert at is not None
     try:
         yield url, engine, mid, at, samples
@@ -105,7 +105,7 @@ def test_the_review_kept_between_the_reads_is_answered(
 def test_the_review_asked_for_again_just_as_it_is_kept_is_not_queued_afresh(
         ledger: tuple[str, Any, int, Head, int], monkeypatch: pytest.MonkeyPatch) -> None:
     _, engine, mid, at, samples = ledger
-    jobs = QueueJobs(engine)
+    jobs = QueueJobs(engine, Settings(knowledge_samples=samples))
     body = {"samples": samples, "kept": "between the reads"}
     landed = _finish_first(monkeypatch, "progress", _kept(engine, lambda conn: (
         knowledge_reviews.put(conn, mid, at, samples, knowledge_report.VERSION, body))))

@@ -91,6 +91,7 @@ def test_player_totals_count_what_the_audit_says(engine: Engine, corpus_file: Pa
     assert got == want
 
 
+@pytest.mark.slow(reason="rebuilds a corpus twice: 20-40 s")
 def test_a_snapshot_plus_the_rest_equals_the_full_fold(ledger: Engine) -> None:
     _rebuild(ledger)
     assert count(ledger, SNAPSHOTS) > 0

@@ -231,6 +231,7 @@ def _analyse_all(url: str, *more: str) -> subprocess.CompletedProcess[str]:
                            *more], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow(reason="analyse --all works out every deal of a ledger: 6-12 s")
 def test_analyse_all_queues_a_ledger_or_works_it_out_here(url: str) -> None:
     """``analyse --all``: on PostgreSQL every scored deal is queued once (``--preset`` and
     ``--since`` choose the matches); on SQLite they are worked out here and kept."""

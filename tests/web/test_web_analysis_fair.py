@@ -119,6 +119,7 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+@pytest.mark.slow(reason="a served process and its worker killed and waited for: 4-9 s")
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_the_worker_dies_with_its_server_killed_by_kill_9() -> None:
     worker = 0

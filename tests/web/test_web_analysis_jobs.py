@@ -368,6 +368,7 @@ def test_a_failing_analysis_is_an_error_answer(running: Running, ids: dict[str, 
     assert res.status_code == 200
 
 
+@pytest.mark.slow(reason="pages timed while a deal is solved: 5-10 s")
 def test_pages_answer_while_a_job_runs(db_url: str, ids: dict[str, int]) -> None:
     # A short limit keeps the test short however slow the solver is today.
     with Running(db_url, Settings(seconds=5, kill_after=15)) as running:

@@ -23,6 +23,7 @@ from webtest_support import expected_report, free_port, ledger_with, serving, wa
 from ledger.store import analyses, db, job_claims
 from ledger.store.models import JOB_CLAIMS
 from web import knowledge_report
+from web.analysis_jobs import Settings
 from web.app import create_app
 
 QUICK = "domena-2.json"
@@ -69,7 +70,7 @@ def test_a_review_whose_process_died_is_asked_again(tmp_path: Path) -> None:
     engine = db.open_db(url)
     with engine.connect() as c:
         at = analyses.head(c, mid)
-        task = knowledge_report.task(c, mid)
+        task = knowledge_report.task(c, mid, Settings.from_env().knowledge_samples)
     assert at is not None
     key = knowledge_report.job_key(mid, task.samples, at)
     with db.writing(engine) as s:  # a process claimed it, then died without a word

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import socket
 import subprocess
@@ -152,7 +154,15 @@ def analysed(client: Any, match_id: int, deal: int, seconds: float = 1200, **par
 
 
 def expected_report(name: str) -> dict[str, Any]:
-    """``analyse FILE --report``'s object for a sample, worked out here in one process."""
+    """``analyse FILE --report``'s object for a sample, worked out here in one process at
+    the samples the test servers are set to (tests/conftest.py); once per test process."""
+    from web.analysis_jobs import Settings
+
+    return copy.deepcopy(_report(name, Settings.from_env().knowledge_samples))
+
+
+@functools.cache
+def _report(name: str, samples: int | None) -> dict[str, Any]:
     from ledger.analysis.cli_knowledge import report_object, samples_for
     from ledger.analysis.knowledge_review import iter_knowledge_reviews
     from ledger.analysis.measures import hindsight_of
@@ -165,6 +175,6 @@ def expected_report(name: str) -> dict[str, Any]:
     h = record.header
     rules = make_rules(h.preset, len(h.seats), dict(h.options))
     seed = match_hash(h, [e for e in record.events if e is not None])
-    k = samples_for(rules, None)
+    k = samples_for(rules, samples)
     deals = list(iter_knowledge_reviews(rules, record.events, seed, k, luck=True, workers=1))
     return report_object(rules, h.seats, deals, k, seed, hindsight_of(rules, record.events))

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+from ledger.analysis.measures import SEVERITIES
 from ledger.analysis.review import move_phrase
 from ledger.store.handles import Connection
 from ledger.store.read import knowledge_report
@@ -31,7 +32,6 @@ from web.page_cache import forget
 router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["analysis"])
 
-SEVERITIES = ("inaccuracy", "mistake", "blunder")
 
 
 def _may_see(request: Request, match: StoredMatch) -> bool:

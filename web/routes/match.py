@@ -52,7 +52,7 @@ def _match_page(request: Request, match_id: int, session: Session, jobs: ClientJ
             lambda f: (f.event, f.message))))
     sheet = match.sheet()
     steps = _deal_steps(match)
-    review = knowledge.page_part(request, session.connection(), match, jobs, review)
+    shown = knowledge.page_part(request, session.connection(), match, jobs, review)
     page = templates.TemplateResponse(request, "match.html", {
         "nav": "matches",
         "match": match,
@@ -63,9 +63,9 @@ def _match_page(request: Request, match_id: int, session: Session, jobs: ClientJ
                        for row in sheet.deals],
         "chart": score_race(sheet, lang) if sheet.deals else None,
         "sheet_formats": list(SHEET_FORMATS.values()),
-        **review,
+        **shown,
     })
-    if review["review_pending"] or review["review_failed"]:
+    if shown["review_pending"] or shown["review_failed"]:
         page.headers["Cache-Control"] = "no-store"  # true for now only: never kept
     return page
 
