@@ -78,6 +78,9 @@ class EventRow(SQLModel, table=True):
     recorded_at: datetime = Field(sa_column=Column(DateTime, nullable=False))
     prev_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
     hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
+    # Hashed before the payload (hashing.event_hash): a live row's random salt, published
+    # with its payload only, so that a hidden tile's hash cannot be tried (migration 0010).
+    salt: bytes | None = Field(default=None, sa_column=Column(LargeBinary(16), nullable=True))
 
 
 class MatchHead(SQLModel, table=True):

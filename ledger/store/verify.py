@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, null, select
 from sqlalchemy.engine import Connection
 
 from ledger.corrections import UNDO, Undo
@@ -83,10 +83,11 @@ def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
         q = q.where(MATCHES.c.id == match_id)
     have = set(inspect(conn).get_table_names())  # a schema of before 0004 has no heads
     models = SUMMARIES.name in have
+    salts = _salted(conn)
     # None: a match is broken, which it says itself; the sums over it would say it again.
     totals: dict[str, Counter[str]] | None = {}
     for mid in [r.id for r in conn.execute(q)]:
-        checked, model = _apart(conn, mid, HEADS.name in have, models)
+        checked, model = _apart(conn, mid, HEADS.name in have, models, salts)
         if model is _UNREAD or not checked.ok:
             totals = None
         elif totals is not None and model is not None:
@@ -102,14 +103,15 @@ def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
 _UNREAD = readmodels.ReadModel(0, {})  # a match whose read model cannot be computed
 
 
-def _apart(conn: Connection, match_id: int, heads: bool, read_models: bool
+def _apart(conn: Connection, match_id: int, heads: bool, read_models: bool, salts: bool
            ) -> tuple[Verified, readmodels.ReadModel | None]:
     """One match verified on its own, and its read model from its events (for the
     players' totals). On PostgreSQL an error aborts the transaction it happens in, so
     each match has a savepoint, rolled back after it (nothing is written)."""
     savepoint = conn.begin_nested() if conn.dialect.name == "postgresql" else None
     try:
-        checked = verify_match(conn, match_id, heads=heads, read_models=read_models)
+        checked = verify_match(conn, match_id, heads=heads, read_models=read_models,
+                               salts=salts)
         if not read_models:
             return checked, None
         try:
@@ -134,14 +136,21 @@ def _totals(conn: Connection, want: dict[str, Counter[str]]) -> Broken | None:
     return None
 
 
+def _salted(conn: Connection) -> bool:
+    """Whether the events hold salts (a schema of before 0010 has none)."""
+    return "salt" in {c["name"] for c in inspect(conn).get_columns(EVENTS.name)}
+
+
 def verify_match(conn: Connection, match_id: int, heads: bool = True,
-                 read_models: bool = True) -> Verified:
+                 read_models: bool = True, salts: bool | None = None) -> Verified:
     rows: list[Any] = []
+    salt = EVENTS.c.salt if (_salted(conn) if salts is None else salts) else null()
     try:
         m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one()
         rows = list(conn.execute(
             select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
-                   EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash)
+                   EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash,
+                   salt.label("salt"))
             .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq, EVENTS.c.id)))
         header = Header.of_row(m)
         head = read_head(conn, match_id) if heads else None
@@ -172,7 +181,8 @@ def _rehash(header: Header, rows: list[Any]) -> Broken | None:
                    "or rewritten before it")
             return Broken("chain-broken", why, **where)
         digest = event_hash(prev, r.seq, r.recorded_index, r.kind, r.type,
-                            stamp(r.recorded_at), r.payload)
+                            stamp(r.recorded_at), r.payload,
+                            None if r.salt is None else bytes(r.salt))
         if digest != bytes(r.hash):
             return Broken("hash-mismatch", "its content does not match its hash: it was "
                           "changed after it was written", **where)
