@@ -9,6 +9,7 @@ read (``analyses.get``, ``knowledge_reviews.get/current/all_current``,
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import orjson
@@ -162,3 +163,40 @@ def test_a_removed_key_is_named(engine: Engine) -> None:
     assert _broken(engine, started.match_id).ok
     with engine.connect() as c:
         assert keys.check(c, started.match_id, key)
+
+
+def test_the_analysis_page_works_a_forged_row_out_again(url: str) -> None:
+    """Over HTTP: a kept analysis forged in the database is never answered; the deal is
+    worked out again and the true answer kept."""
+    from fastapi.testclient import TestClient
+
+    from tests.store.conftest import SAMPLES
+    from tests.store.test_analyses_api import LOCAL, _analysed
+    from web.app import create_app
+
+    db.open_db(url, migrate=True).dispose()
+    match = orjson.loads((SAMPLES / "domena-2.json").read_bytes())
+    with TestClient(create_app(url, LOCAL)) as client:
+        r = client.post("/api/matches", json={"table": match["table"], "seats": match["seats"]})
+        mid = int(r.json()["id"])
+        seq = 0
+        for ev in match["events"][:6]:
+            got = client.post(f"/api/matches/{mid}/events", json={"expected_seq": seq,
+                                                                   "event": ev})
+            assert got.status_code == 201, got.text
+            seq = got.json()["next_seq"]
+        first = _analysed(client, mid, 1)
+        engine = client.app.state.engine  # type: ignore[attr-defined]
+        forged = orjson.dumps({**first, "forged": True}).decode()
+        sql(engine, "UPDATE analyses SET body = :b WHERE match_id = :m", b=forged, m=mid)
+        assert "analysis-mismatch" in _broken(engine, mid).describe()
+        again = _analysed(client, mid, 1)
+        assert "forged" not in again and again == first
+    with TestClient(create_app(url, LOCAL)) as client:  # a new app: nothing in memory
+        assert _analysed(client, mid, 1) == first
+        engine = client.app.state.engine  # type: ignore[attr-defined]
+        # Worked out again and kept, sealed (kept just after it is answered).
+        deadline = time.monotonic() + 20
+        while not _broken(engine, mid).ok and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _broken(engine, mid).ok
