@@ -122,3 +122,22 @@ def test_a_salted_row_changed_breaks_the_chain(keyed: TestClient) -> None:
         got = verify_match(conn, mid)
     assert got.broken is not None and got.broken.code == "hash-mismatch"
     assert got.broken.seq == 3
+
+
+def test_going_below_the_salts_is_refused_while_a_row_holds_one(url: str) -> None:
+    """Migration 0010's downgrade would leave salted chains unverifiable: refused."""
+    from ledger.store import live
+
+    engine = db.open_db(url, migrate=True)
+    try:
+        match = generate_match("sahrat-draw", 2, {}, seed=7)
+        with db.writing(engine) as s:
+            mid = live.start_match(s, {"table": match["table"], "seats": match["seats"]})
+            live.append(s, mid, match["events"][0], expected_seq=0)
+        with pytest.raises(Exception, match="hold a salt"):
+            db.downgrade(engine, "0009")
+        assert db.current_revision(engine) == db.head_revision()
+        with engine.connect() as conn:
+            assert verify_match(conn, mid).ok
+    finally:
+        engine.dispose()
