@@ -29,6 +29,12 @@ generated matches, imported by the anchor's own ``benchmarks/web.py`` fill).
 Bounded (a fixed time per kind, one request in flight per client) and loopback only. The
 clients run in this process, on the same cores as the server: their own CPU time is
 printed too.
+
+``--pg URL`` measures a PostgreSQL ledger as well (e.g.
+``postgresql+psycopg://postgres@127.0.0.1:5432/test``): the same generated matches are
+imported into a schema of its own (made for the run, dropped at its end), and each worker
+count is served on each backend; a table of requests per second per backend, kind and
+worker count ends the run, with 2 workers' ratio to 1.
 """
 
 from __future__ import annotations
@@ -82,13 +88,27 @@ class Ledger:
     players: list[str]
 
     @classmethod
-    def read(cls, db: Path) -> Ledger:
+    def read(cls, db: Path | str) -> Ledger:
+        if isinstance(db, str):  # a database URL (PostgreSQL)
+            from sqlalchemy import create_engine, text
+
+            engine = create_engine(db)
+            try:
+                with engine.connect() as c:
+                    return cls._of(c.execute(text(cls._STEPS)).all(),
+                                   c.execute(text(cls._PLAYERS)).all())
+            finally:
+                engine.dispose()
         with sqlite3.connect(db) as conn:
-            steps = {int(i): int(n) for i, n in conn.execute(
-                "SELECT m.id, s.events FROM matches m JOIN match_summaries s "
-                "ON s.match_id = m.id WHERE m.origin = 'import'")}
-            players = [r[0] for r in conn.execute("SELECT name FROM player_totals LIMIT 50")]
-        return cls(steps, players)
+            return cls._of(list(conn.execute(cls._STEPS)), list(conn.execute(cls._PLAYERS)))
+
+    _STEPS = ("SELECT m.id, s.events FROM matches m JOIN match_summaries s "
+              "ON s.match_id = m.id WHERE m.origin = 'import'")
+    _PLAYERS = "SELECT name FROM player_totals ORDER BY name LIMIT 50"
+
+    @classmethod
+    def _of(cls, steps: Any, players: Any) -> Ledger:
+        return cls({int(i): int(n) for i, n in steps}, [r[0] for r in players])
 
 
 @dataclass
@@ -322,14 +342,14 @@ async def _run_kind(base: str, asks: list[Ask], seconds: float, kind_of_client: 
     return tally
 
 
-def _start_server(db: Path, workers: int | None, tree: Path | None = None
+def _start_server(db: Path | str, workers: int | None, tree: Path | None = None
                   ) -> tuple[subprocess.Popen[bytes], str]:
     """``serve`` of this tree (or of ``tree``: its code first on the path, its command as
     it was; ``workers`` None: without the option, one process then)."""
     bench = _bench_web()
     port = bench._free_port()
     env = {**os.environ, "DOMINO_LEDGER_ANALYSIS_WORKERS": "1"}
-    args = ["serve", "--port", str(port), "--db", f"sqlite:///{db}"]
+    args = ["serve", "--port", str(port), "--db", db if isinstance(db, str) else f"sqlite:///{db}"]
     if workers is not None:
         args += ["--workers", str(workers)]
     if tree is None:
@@ -433,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the clients' HTTP: a connection each written by hand (light on "
                              "the shared cores) or aiohttp's client")
     parser.add_argument("--db", type=Path, default=ROOT / "artifacts" / "bench-load.db")
+    parser.add_argument("--pg", default=None, metavar="URL",
+                        help="a PostgreSQL server to measure too (a schema of its own, "
+                             "dropped at the end)")
     parser.add_argument("--anchor", type=Path, default=None, metavar="DIR",
                         help="a source tree whose one-process serve is the anchor")
     parser.add_argument("--anchor-workers", type=int, default=None, metavar="N",
@@ -454,14 +477,27 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--anchor-workers needs --anchor DIR")
         return _side_by_side(args)
     ledger, live = _prepare(args)
+    table: dict[tuple[str, str, int | None], float] = {}
+    _runs(args, "sqlite", args.db, ledger, live, table)
+    if args.pg is not None:
+        url, drop = _pg_ledger(args.pg, args.matches)
+        try:
+            _runs(args, "postgresql", url, Ledger.read(url), live, table)
+        finally:
+            drop()
+    _print_table(args, table)
+    return 0
+
+
+def _runs(args: argparse.Namespace, backend: str, db: Path | str, ledger: Ledger,
+          live: list[dict[str, Any]], table: dict[tuple[str, str, int | None], float]) -> None:
     anchors: dict[str, dict[str, Any]] = {}
     runs: list[tuple[str, int | None, Path | None]] = [
-        (f"workers={n}", n, None) for n in args.workers]
-    if args.anchor is not None:
+        (f"{backend} workers={n}", n, None) for n in args.workers]
+    if args.anchor is not None and backend == "sqlite":
         runs.insert(0, ("anchor   ", None, args.anchor.resolve()))
     for label, workers, tree in runs:
-        proc, base = _start_server(args.anchor_db or args.db if tree else args.db,
-                                   workers, tree)
+        proc, base = _start_server(args.anchor_db or args.db if tree else db, workers, tree)
         try:
             for kind in args.kinds:
                 cpu = resource.getrusage(resource.RUSAGE_SELF)
@@ -471,9 +507,56 @@ def main(argv: list[str] | None = None) -> int:
                 spent = used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime
                 print(f"    client CPU {spent:.1f} s", flush=True)
                 anchors.setdefault(kind, got)
+                if tree is None:
+                    table[backend, kind, workers] = got["rps"]
         finally:
             _stop(proc)
-    return 0
+
+
+def _print_table(args: argparse.Namespace, table: dict[tuple[str, str, int | None], float]
+                 ) -> None:
+    """Requests per second by backend and kind, a column per worker count (and the last
+    count's ratio to the first): the table the closing notes quote."""
+    counts = list(args.workers)
+    print()
+    print("| backend | kind | " + " | ".join(f"{n} worker{'s' * (n > 1)} req/s" for n in counts)
+          + (f" | {counts[-1]} vs {counts[0]} |" if len(counts) > 1 else " |"))
+    print("|---|---|" + "---:|" * (len(counts) + (len(counts) > 1)))
+    for backend in dict.fromkeys(b for b, _, _ in table):
+        for kind in args.kinds:
+            got = [table.get((backend, kind, n)) for n in counts]
+            cells = " | ".join("-" if g is None else f"{g:.1f}" for g in got)
+            ratio = (f" | {got[-1] / got[0]:.2f}x" if len(got) > 1 and got[0] and got[-1]
+                     else "")
+            print(f"| {backend} | {kind} | {cells}{ratio} |", flush=True)
+
+
+def _pg_ledger(server: str, want: int) -> tuple[str, Callable[[], None]]:
+    """A schema of its own on ``server`` holding ``want`` generated matches: its URL, and
+    what drops it."""
+    from sqlalchemy import create_engine, text
+
+    from ledger.store import db
+    from ledger.store.importer import import_records
+
+    name = f"bench_load_{os.getpid()}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE SCHEMA "{name}"'))
+    url = f"{server}{'&' if '?' in server else '?'}options=-csearch_path%3D{name}"
+    engine = db.open_db(url, migrate=True)
+    print(f"importing {want} generated matches into PostgreSQL schema {name}...", flush=True)
+    with db.writing(engine) as session:
+        for _ in import_records(session, _bench_web()._records(want, seed=1000)):
+            pass
+    engine.dispose()
+
+    def drop() -> None:
+        with admin.connect() as c:
+            c.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+        admin.dispose()
+
+    return url, drop
 
 
 def _prepare(args: argparse.Namespace) -> tuple[Ledger, list[dict[str, Any]]]:

@@ -5,6 +5,9 @@ the stock hold, a draw only who drew. An event taken back by an undo is left out
 (a tile tapped by mistake was in somebody's hand). Everything else, the plays on the
 table, passes and what the rules derived, is the table's and stays as stored. Each row
 keeps its hashes, so the chain can still be followed; ``redacted`` marks a changed row.
+A changed row loses its salt too: the salt is what stops anyone trying the 28 tiles (or
+a dealt hand) against the row's hash (docs/security.md), so it is published only with
+the payload it guards.
 
 The match's findings are the audit of its line (live equals import, issue 29), and the
 audit of a deal in play can name tiles of hands the table has not seen: of that deal, a
@@ -55,6 +58,7 @@ def redact_live(rows: Sequence[Mapping[str, Any]],
             in_play is not None and r["seq"] >= in_play and r["type"] in HIDDEN_IN_PLAY))
         if hide:
             row["payload"] = _counted(r["payload"])
+            row["salt"] = None
             row["redacted"] = True
         out.append(row)
     return out

@@ -5,7 +5,9 @@ row answers only while the match's last stored event is still the one it names
 (``Head``) and its ``version`` is the one asked for. A live match recorded
 further, or an analysis whose answers changed, leaves the row stale; the next
 ``put`` for that deal replaces it. A cache, as the snapshots are: nothing else
-reads it, no trigger guards it, ``rebuild`` empties it (``clear``).
+reads it, no trigger guards it, ``rebuild`` empties it (``clear``). Each row is
+sealed with its head (``seals.analysis``): one whose seal does not hold is not served
+(``get`` misses, so it is worked out again) and ``verify`` names it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import orjson
 from sqlalchemy import bindparam, delete, select, text
 from sqlalchemy.engine import Connection
 
+from ledger.store import seals
 from ledger.store.errors import MatchNotFound
 from ledger.store.models import ANALYSES, EVENTS, MATCHES
 
@@ -52,11 +55,12 @@ def head(conn: Connection, match_id: int) -> Head | None:
 def get(conn: Connection, match_id: int, deal: int, at: Head, version: str
         ) -> dict[str, Any] | None:
     """The stored analysis of ``deal`` (0-based) if it holds for ``at`` and ``version``."""
-    row = conn.execute(select(ANALYSES.c.body).where(
+    row = conn.execute(select(ANALYSES.c.body, ANALYSES.c.seal).where(
         ANALYSES.c.match_id == match_id, ANALYSES.c.deal == deal,
         ANALYSES.c.version == version, ANALYSES.c.last_seq == at.last_seq,
         ANALYSES.c.head_hash == at.hash)).one_or_none()
-    if row is None:
+    if row is None or not seals.holds(row.seal, seals.analysis(
+            match_id, deal, version, at.last_seq, at.hash, row.body)):
         return None
     body = orjson.loads(row.body)
     return body if isinstance(body, dict) else None
@@ -64,19 +68,22 @@ def get(conn: Connection, match_id: int, deal: int, at: Head, version: str
 
 # A row worked out for later events than this one (a slower worker finishing last) stays.
 _PUT = text(
-    "INSERT INTO analyses (match_id, deal, version, last_seq, head_hash, body) "
-    "VALUES (:match_id, :deal, :version, :last_seq, :head_hash, :body) "
+    "INSERT INTO analyses (match_id, deal, version, last_seq, head_hash, body, seal) "
+    "VALUES (:match_id, :deal, :version, :last_seq, :head_hash, :body, :seal) "
     "ON CONFLICT (match_id, deal) DO UPDATE SET version = excluded.version, "
-    "last_seq = excluded.last_seq, head_hash = excluded.head_hash, body = excluded.body "
+    "last_seq = excluded.last_seq, head_hash = excluded.head_hash, body = excluded.body, "
+    "seal = excluded.seal "
     "WHERE analyses.version <> excluded.version OR analyses.last_seq <= excluded.last_seq")
 
 
 def put(conn: Connection, match_id: int, deal: int, at: Head, version: str,
         body: Mapping[str, Any]) -> None:
     """Keep the analysis of ``deal`` worked out for ``at`` (replacing a stale one)."""
+    text_ = orjson.dumps(body).decode()
     conn.execute(_PUT, {"match_id": match_id, "deal": deal, "version": version,
-                        "last_seq": at.last_seq, "head_hash": at.hash,
-                        "body": orjson.dumps(body).decode()})
+                        "last_seq": at.last_seq, "head_hash": at.hash, "body": text_,
+                        "seal": seals.analysis(match_id, deal, version, at.last_seq,
+                                               at.hash, text_)})
 
 
 def clear(conn: Connection, match_id: int | None = None) -> int:

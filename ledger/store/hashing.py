@@ -48,9 +48,18 @@ def stamp(when: datetime) -> str:
     return when.strftime("%Y-%m-%dT%H:%M:%S.%f")
 
 
+SALT = 16  # bytes of a row's salt
+
+
 def event_hash(prev: bytes, seq: int, recorded_index: int, kind: str, type_: str,
-               recorded_at: str, payload: str) -> bytes:
-    body = f"\n{seq}\n{recorded_index}\n{kind}\n{type_}\n{recorded_at}\n{payload}"
+               recorded_at: str, payload: str, salt: bytes | None = None) -> bytes:
+    """A row's hash. A salted row (every row appended live) has its salt hashed before
+    its payload: without the salt, which a reader gets only with the payload, the hash
+    of a hidden tile cannot be found by trying the 28 (docs/security.md). An unsalted
+    row (imports, rows stored before migration 0010) keeps the first form; a payload is
+    canonical JSON, which never starts with ``#``, so the two forms cannot meet."""
+    mark = "" if salt is None else f"#{salt.hex()}\n"
+    body = f"\n{seq}\n{recorded_index}\n{kind}\n{type_}\n{recorded_at}\n{mark}{payload}"
     return _sha256(prev + body.encode()).digest()
 
 

@@ -61,9 +61,12 @@ __all__ = ["BATCH_MATCHES", "BATCH_ROWS", "BATCH_SECONDS", "Imported", "Item", "
 
 _EVENT_COLUMNS = ("match_id", "seq", "recorded_index", "kind", "type", "payload",
                   "recorded_at", "prev_hash", "hash")
-_SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
-                  f"VALUES ({', '.join('?' * len(_EVENT_COLUMNS))})")
-_PG_COPY = f"COPY events ({', '.join(_EVENT_COLUMNS)}) FROM STDIN"
+# Rows made one by one (``insert_rows``: live appends) carry their salt; an import's
+# rows have none (a whole file is public: docs/security.md).
+_ROW_COLUMNS = (*_EVENT_COLUMNS, "salt")
+_SQLITE_INSERT = (f"INSERT INTO events ({', '.join(_ROW_COLUMNS)}) "
+                  f"VALUES ({', '.join('?' * len(_ROW_COLUMNS))})")
+_PG_COPY = f"COPY events ({', '.join(_ROW_COLUMNS)}) FROM STDIN"
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,11 +296,11 @@ def _insert_rows(conn: Connection, match_id: int, rows: Iterable[Row]) -> None:
 def _sqlite_rows(match_id: int, rows: Iterable[Row]) -> Iterator[tuple[object, ...]]:
     when: datetime | None = None
     text = ""
-    for seq, index, kind, type_, payload, recorded_at, prev, digest in rows:
+    for seq, index, kind, type_, payload, recorded_at, prev, digest, salt in rows:
         if recorded_at is not when:  # one time per transaction: format it once
             when = recorded_at
             text = when.strftime(SQLITE_TIME)
-        yield (match_id, seq, index, kind, type_, payload, text, prev, digest)
+        yield (match_id, seq, index, kind, type_, payload, text, prev, digest, salt)
 
 
 # --- the import loop -------------------------------------------------------------------

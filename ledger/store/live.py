@@ -201,7 +201,7 @@ def _append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     items = [(index, "recorded", ev.TYPE, payload_of(ev))]
     items += [(index, "derived", d.TYPE, payload_of(d)) for d in result.derived]
     prev = genesis(header.canonical()) if last is None else last.hash
-    rows = chain_rows(prev, seq, _now(), items)
+    rows = chain_rows(prev, seq, _now(), items, salted=True)
     # The events first: of two writers racing for this seq, the loser stops here.
     insert_rows(conn, match_id, rows)
     heads.advance(conn, match_id, rows[-1].seq + 1, rows[-1].hash)
@@ -241,7 +241,8 @@ def _undo(session: Session, m: Any, header: Header, ev: Undo, seq: int, index: i
     except CorrectionError as exc:
         raise BadInput(exc.code, exc.message) from None
     conn = write_connection(session)
-    rows = chain_rows(last.hash, seq, _now(), [(ev.event, "recorded", UNDO, payload_of(ev))])
+    rows = chain_rows(last.hash, seq, _now(), [(ev.event, "recorded", UNDO, payload_of(ev))],
+                      salted=True)
     insert_rows(conn, m.id, rows)
     heads.advance(conn, m.id, seq + 1, rows[-1].hash)
     # A snapshot of an undone deal no longer lies on the corrected line.

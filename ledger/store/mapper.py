@@ -8,6 +8,7 @@ record is kept as it was, never repaired.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,7 +26,7 @@ from ledger.formats.wire import (
     event_to_dict,
     parse_event,
 )
-from ledger.store.hashing import canonical, event_hash, header_object, stamp
+from ledger.store.hashing import SALT, canonical, event_hash, header_object, stamp
 
 
 class Row(NamedTuple):
@@ -42,6 +43,7 @@ class Row(NamedTuple):
     recorded_at: datetime
     prev_hash: bytes
     hash: bytes
+    salt: bytes | None = None  # a live row's (hashing.event_hash); None: an import's
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,14 +164,17 @@ def event_of(kind: str, payload: str, seats: int) -> Event | None:
 
 
 def chain_rows(prev: bytes, start_seq: int, recorded_at: datetime,
-               items: Iterable[tuple[int, str, str, str]]) -> list[Row]:
-    """Rows for ``(recorded_index, kind, type, payload)`` items, chained from ``prev``."""
+               items: Iterable[tuple[int, str, str, str]], salted: bool = False) -> list[Row]:
+    """Rows for ``(recorded_index, kind, type, payload)`` items, chained from ``prev``;
+    ``salted``: each with a random salt of its own in its hash (a live match's rows,
+    read while hidden tiles are in play: docs/security.md)."""
     at = stamp(recorded_at)
     rows: list[Row] = []
     seq = start_seq
     for index, kind, type_, payload in items:
-        digest = event_hash(prev, seq, index, kind, type_, at, payload)
-        rows.append(Row(seq, index, kind, type_, payload, recorded_at, prev, digest))
+        salt = secrets.token_bytes(SALT) if salted else None
+        digest = event_hash(prev, seq, index, kind, type_, at, payload, salt)
+        rows.append(Row(seq, index, kind, type_, payload, recorded_at, prev, digest, salt))
         prev = digest
         seq += 1
     return rows

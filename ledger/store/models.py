@@ -78,6 +78,9 @@ class EventRow(SQLModel, table=True):
     recorded_at: datetime = Field(sa_column=Column(DateTime, nullable=False))
     prev_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
     hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
+    # Hashed before the payload (hashing.event_hash): a live row's random salt, published
+    # with its payload only, so that a hidden tile's hash cannot be tried (migration 0010).
+    salt: bytes | None = Field(default=None, sa_column=Column(LargeBinary(16), nullable=True))
 
 
 class MatchHead(SQLModel, table=True):
@@ -151,6 +154,8 @@ class SnapshotRow(SQLModel, table=True):
     recorded_index: int
     version: str
     state: str = Field(sa_column=Column(Text, nullable=False))
+    # ledger/store/seals.py: binds the row to its match (migration 0011).
+    seal: bytes | None = Field(default=None, sa_column=Column(LargeBinary(32), nullable=True))
 
 
 class Analysis(SQLModel, table=True):
@@ -168,6 +173,8 @@ class Analysis(SQLModel, table=True):
     last_seq: int
     head_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
     body: str = Field(sa_column=Column(Text, nullable=False))
+    # ledger/store/seals.py: binds the row to its match (migration 0011).
+    seal: bytes | None = Field(default=None, sa_column=Column(LargeBinary(32), nullable=True))
 
 
 class RecorderKey(SQLModel, table=True):
@@ -183,6 +190,8 @@ class RecorderKey(SQLModel, table=True):
     key_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
     generation: int
     issued_at: datetime = Field(sa_column=Column(DateTime, nullable=False))
+    # ledger/store/seals.py: binds the row to its match (migration 0011).
+    seal: bytes | None = Field(default=None, sa_column=Column(LargeBinary(32), nullable=True))
 
 
 class KnowledgeReview(SQLModel, table=True):
@@ -197,6 +206,8 @@ class KnowledgeReview(SQLModel, table=True):
     samples: int = Field(primary_key=True)
     version: str
     body: str = Field(sa_column=Column(Text, nullable=False))
+    # ledger/store/seals.py: binds the row to its match (migration 0011).
+    seal: bytes | None = Field(default=None, sa_column=Column(LargeBinary(32), nullable=True))
 
 
 class JobClaim(SQLModel, table=True):

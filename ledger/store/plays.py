@@ -18,6 +18,7 @@ from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from ledger.rules.base import Rules
+from ledger.store import seals
 from ledger.store.models import ANALYSES, DEAL_ROWS, MATCHES, SUMMARIES
 
 PAGE = 500
@@ -90,7 +91,9 @@ def fingerprint(conn: Connection) -> tuple[int, ...]:
 
 # Built once (bound at each call): SQLAlchemy builds and keys a statement per call
 # otherwise, and every replay step asks this.
-_REVIEWS = (select(ANALYSES.c.match_id, ANALYSES.c.deal, ANALYSES.c.body)
+_REVIEWS = (select(ANALYSES.c.match_id, ANALYSES.c.deal, ANALYSES.c.body,
+                   ANALYSES.c.version, ANALYSES.c.last_seq, ANALYSES.c.head_hash,
+                   ANALYSES.c.seal)
             .select_from(ANALYSES.join(SUMMARIES, and_(
                 SUMMARIES.c.match_id == ANALYSES.c.match_id,
                 SUMMARIES.c.last_seq == ANALYSES.c.last_seq,
@@ -109,6 +112,9 @@ def current_reviews(conn: Connection, match_ids: list[int]
     rows = (conn.execute(_MATCH_REVIEWS, {"match": match_ids[0]}) if len(match_ids) == 1
             else conn.execute(_CURRENT_REVIEWS, {"ids": match_ids}))
     for r in rows:
+        if not seals.holds(r.seal, seals.analysis(r.match_id, r.deal, r.version, r.last_seq,
+                                                  bytes(r.head_hash), r.body)):
+            continue  # changed behind the ledger's back: not counted (verify names it)
         body = orjson.loads(r.body)
         if not isinstance(body, dict):
             continue

@@ -153,13 +153,17 @@ def events_of(conn: Connection, match_id: int, after: int = -1,
     if conn.execute(select(MATCHES.c.id).where(MATCHES.c.id == match_id)).first() is None:
         raise MatchNotFound(match_id)
     q = (select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
-                EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash)
+                EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash,
+                EVENTS.c.salt)
          .where(EVENTS.c.match_id == match_id, EVENTS.c.seq > after).order_by(EVENTS.c.seq))
     if limit is not None:
         q = q.limit(limit)
     return [{"seq": r.seq, "event": r.recorded_index, "kind": r.kind, "type": r.type,
              "payload": orjson.loads(r.payload), "recorded_at": iso(r.recorded_at),
-             "prev_hash": _hex(r.prev_hash), "hash": _hex(r.hash)} for r in conn.execute(q)]
+             "prev_hash": _hex(r.prev_hash), "hash": _hex(r.hash),
+             # What the hash needs besides the row (hashing.event_hash): redacted with
+             # the payload (web/redact.py), or a hidden tile could be tried against it.
+             "salt": None if r.salt is None else _hex(r.salt)} for r in conn.execute(q)]
 
 
 def player_totals(conn: Connection, limit: int = 100, offset: int = 0) -> Page:

@@ -5,7 +5,9 @@ wanted event and folds the rest; the result must equal folding the whole
 record (the tests check it at every event). The encoding covers every slot of
 ``State`` and refuses a type it does not know, and a snapshot written for a
 different shape of ``State`` is ignored, so an engine change cannot turn the
-cache into wrong answers.
+cache into wrong answers. Each snapshot is sealed with the hash of the event it follows
+(``seals.snapshot``): one whose seal does not hold is folded past, never used, and
+``verify`` names it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ledger.engine.state import DealResult, State
 from ledger.events import Dealt, Event
 from ledger.formats.partial import rebuild_hands
 from ledger.rules.base import DealRecap, Rules
+from ledger.store import seals
 from ledger.store.mapper import Header, event_of, unread_stops
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
 from ledger.store.readmodels import rules_of
@@ -154,16 +157,43 @@ def state_at(conn: Connection, match_id: int, seq: int | None = None,
     start: State | None = None
     after = -1
     if use_snapshots:
-        q = (select(SNAPSHOTS.c.seq, SNAPSHOTS.c.state)
-             .where(SNAPSHOTS.c.match_id == match_id, SNAPSHOTS.c.version == VERSION)
-             .order_by(SNAPSHOTS.c.seq.desc()).limit(1))
-        if seq is not None:
-            q = q.where(SNAPSHOTS.c.seq <= seq)
-        snap = conn.execute(q).one_or_none()
+        snap = _latest(conn, match_id, seq)
         if snap is not None:
             start, after = decode(snap.state, rules), snap.seq
     rows = _recorded(conn, match_id, len(header.seats), max(after, 0))
     return fold_rows(rules, rows, start, after, rebuild=origin == "import", upto=seq).state
+
+
+def _latest(conn: Connection, match_id: int, seq: int | None) -> Any:
+    """The last snapshot at or before ``seq`` whose seal holds (None: none does)."""
+    q = (select(SNAPSHOTS.c.seq, SNAPSHOTS.c.recorded_index, SNAPSHOTS.c.state,
+                SNAPSHOTS.c.seal, EVENTS.c.hash)
+         .join(EVENTS, (EVENTS.c.match_id == SNAPSHOTS.c.match_id)
+               & (EVENTS.c.seq == SNAPSHOTS.c.seq))
+         .where(SNAPSHOTS.c.match_id == match_id, SNAPSHOTS.c.version == VERSION)
+         .order_by(SNAPSHOTS.c.seq.desc()))
+    if seq is not None:
+        q = q.where(SNAPSHOTS.c.seq <= seq)
+    for snap in conn.execute(q):
+        if seals.holds(snap.seal, seals.snapshot(match_id, snap.seq, snap.recorded_index,
+                                                 VERSION, snap.state, bytes(snap.hash))):
+            return snap
+    return None
+
+
+def _row(match_id: int, seq: int, index: int, state: str, event_hash: bytes
+         ) -> dict[str, Any]:
+    return {"match_id": match_id, "seq": seq, "recorded_index": index, "version": VERSION,
+            "state": state,
+            "seal": seals.snapshot(match_id, seq, index, VERSION, state, event_hash)}
+
+
+def _event_hashes(conn: Connection, match_id: int, seqs: Sequence[int]) -> dict[int, bytes]:
+    if not seqs:
+        return {}
+    return {int(r.seq): bytes(r.hash) for r in conn.execute(
+        select(EVENTS.c.seq, EVENTS.c.hash)
+        .where(EVENTS.c.match_id == match_id, EVENTS.c.seq.in_(list(seqs))))}
 
 
 def fill(conn: Connection, match_id: int) -> int:
@@ -174,13 +204,15 @@ def fill(conn: Connection, match_id: int) -> int:
         return 0
     rows = _recorded(conn, match_id, len(header.seats))
     folded = fold_rows(rules, rows, rebuild=origin == "import")
-    snaps = [{"match_id": match_id, "seq": seq, "recorded_index": index, "version": VERSION,
-              "state": encode(st)} for seq, index, st in folded.deal_states]
+    hashes = _event_hashes(conn, match_id, [seq for seq, _, _ in folded.deal_states])
+    snaps = [_row(match_id, seq, index, encode(st), hashes[seq])
+             for seq, index, st in folded.deal_states]
     if snaps:
         conn.execute(insert(SNAPSHOTS), snaps)
     return len(snaps)
 
 
 def add(conn: Connection, match_id: int, seq: int, index: int, state: State) -> None:
-    conn.execute(insert(SNAPSHOTS), [{"match_id": match_id, "seq": seq, "recorded_index": index,
-                                      "version": VERSION, "state": encode(state)}])
+    """Keep the state after event ``seq`` (stored already, in this transaction)."""
+    event_hash = _event_hashes(conn, match_id, [seq])[seq]
+    conn.execute(insert(SNAPSHOTS), [_row(match_id, seq, index, encode(state), event_hash)])

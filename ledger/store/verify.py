@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, null, select
 from sqlalchemy.engine import Connection
 
 from ledger.audit import audit_events
@@ -31,12 +31,12 @@ from ledger.engine import State, new_state
 from ledger.events import Event
 from ledger.formats.reader import parse_match
 from ledger.rules import make_rules
-from ledger.store import readmodels
+from ledger.store import readmodels, sealed
 from ledger.store.hashing import content_hash, event_hash, genesis, stamp
 from ledger.store.heads import Head, read_head
 from ledger.store.importer import prepare, safe_audit
 from ledger.store.mapper import Header, event_of, finding_json, match_object, payload_of
-from ledger.store.models import EVENTS, HEADS, MATCHES, PLAYER_TOTALS, SUMMARIES
+from ledger.store.models import ANALYSES, EVENTS, HEADS, MATCHES, PLAYER_TOTALS, SUMMARIES
 from ledger.walk import step
 
 
@@ -86,10 +86,12 @@ def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
         q = q.where(MATCHES.c.id == match_id)
     have = set(inspect(conn).get_table_names())  # a schema of before 0004 has no heads
     models = SUMMARIES.name in have
+    salts = _salted(conn)
+    sealed = _sealed(conn)
     # None: a match is broken, which it says itself; the sums over it would say it again.
     totals: dict[str, Counter[str]] | None = {}
     for mid in [r.id for r in conn.execute(q)]:
-        checked, model = _apart(conn, mid, HEADS.name in have, models)
+        checked, model = _apart(conn, mid, HEADS.name in have, models, (salts, sealed))
         if model is _UNREAD or not checked.ok:
             totals = None
         elif totals is not None and model is not None:
@@ -105,14 +107,15 @@ def verify(conn: Connection, match_id: int | None = None) -> Iterator[Verified]:
 _UNREAD = readmodels.ReadModel(0, {})  # a match whose read model cannot be computed
 
 
-def _apart(conn: Connection, match_id: int, heads: bool, read_models: bool
-           ) -> tuple[Verified, readmodels.ReadModel | None]:
+def _apart(conn: Connection, match_id: int, heads: bool, read_models: bool,
+           schema: tuple[bool, bool]) -> tuple[Verified, readmodels.ReadModel | None]:
     """One match verified on its own, and its read model from its events (for the
     players' totals). On PostgreSQL an error aborts the transaction it happens in, so
     each match has a savepoint, rolled back after it (nothing is written)."""
     savepoint = conn.begin_nested() if conn.dialect.name == "postgresql" else None
     try:
-        checked = verify_match(conn, match_id, heads=heads, read_models=read_models)
+        checked = verify_match(conn, match_id, heads=heads, read_models=read_models,
+                               salts=schema[0], seals=schema[1])
         if not read_models:
             return checked, None
         try:
@@ -137,20 +140,37 @@ def _totals(conn: Connection, want: dict[str, Counter[str]]) -> Broken | None:
     return None
 
 
+def _salted(conn: Connection) -> bool:
+    """Whether the events hold salts (a schema of before 0010 has none)."""
+    return "salt" in {c["name"] for c in inspect(conn).get_columns(EVENTS.name)}
+
+
+def _sealed(conn: Connection) -> bool:
+    """Whether the rows beside the events are sealed (a schema of before 0011 has none)."""
+    look = inspect(conn)
+    return (ANALYSES.name in look.get_table_names()
+            and "seal" in {c["name"] for c in look.get_columns(ANALYSES.name)})
+
+
 def verify_match(conn: Connection, match_id: int, heads: bool = True,
-                 read_models: bool = True) -> Verified:
+                 read_models: bool = True, salts: bool | None = None,
+                 seals: bool | None = None) -> Verified:
     rows: list[Any] = []
+    salt = EVENTS.c.salt if (_salted(conn) if salts is None else salts) else null()
     try:
         m = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one()
         rows = list(conn.execute(
             select(EVENTS.c.seq, EVENTS.c.recorded_index, EVENTS.c.kind, EVENTS.c.type,
-                   EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash)
+                   EVENTS.c.payload, EVENTS.c.recorded_at, EVENTS.c.prev_hash, EVENTS.c.hash,
+                   salt.label("salt"))
             .where(EVENTS.c.match_id == match_id).order_by(EVENTS.c.seq, EVENTS.c.id)))
         header = Header.of_row(m)
         head = read_head(conn, match_id) if heads else None
         broken = (_rehash(header, rows) or (heads and _head_count(head, rows))
                   or _payloads(rows) or _refold(m, header, rows) or _head_hash(head, rows)
-                  or (read_models and _read_models(conn, m, header)) or None)
+                  or (read_models and _read_models(conn, m, header))
+                  or ((_sealed(conn) if seals is None else seals) and _seals(conn, m, rows))
+                  or None)
     except Exception as exc:  # one match that cannot be checked must not stop the others
         broken = Broken("unreadable", "the match cannot be checked: "
                         f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
@@ -175,12 +195,23 @@ def _rehash(header: Header, rows: list[Any]) -> Broken | None:
                    "or rewritten before it")
             return Broken("chain-broken", why, **where)
         digest = event_hash(prev, r.seq, r.recorded_index, r.kind, r.type,
-                            stamp(r.recorded_at), r.payload)
+                            stamp(r.recorded_at), r.payload,
+                            None if r.salt is None else bytes(r.salt))
         if digest != bytes(r.hash):
             return Broken("hash-mismatch", "its content does not match its hash: it was "
                           "changed after it was written", **where)
         prev = digest
     return None
+
+
+def _seals(conn: Connection, m: Any, rows: list[Any]) -> Broken | None:
+    """The analyses, reviews, snapshots and key of a match whose chain holds: every row
+    whose seal fails is named (``sealed.py``), under the first one's code."""
+    found = sealed.problems(conn, m, [bytes(r.hash) for r in rows])
+    if not found:
+        return None
+    return Broken(found[0].code, "; ".join(f"{p.message} ({p.code})" if i else p.message
+                                           for i, p in enumerate(found)))
 
 
 def _head_count(head: Head | None, rows: list[Any]) -> Broken | None:

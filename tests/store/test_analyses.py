@@ -131,7 +131,8 @@ def test_a_cache_the_append_only_guards_leave_alone(stored: tuple[Engine, int, H
     assert guarded - QUEUE_TABLES == {"events", "matches", "match_heads"}
     # ...so the cache's rows may be changed and dropped, while events still may not.
     sql(engine, "UPDATE analyses SET body = '{}' WHERE match_id = :m", m=match_id)
-    assert _get(engine, match_id, 0, at, "v1") == {}
+    # (A row changed so is no longer served: its seal does not hold, issue 32.)
+    assert count(engine, ANALYSES) == 1 and _get(engine, match_id, 0, at, "v1") is None
     sql(engine, "DELETE FROM analyses")
     assert count(engine, ANALYSES) == 0
     if engine.dialect.name == "postgresql":

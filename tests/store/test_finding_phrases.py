@@ -50,7 +50,7 @@ def _stored(engine: Engine) -> dict[int, list[dict[str, Any]]]:
 
 def _facts(engine: Engine) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """Every event row and every match column but the audit's (the findings and their
-    counts: 0010 gives a live match the audit of its line, issue 29), as stored."""
+    counts: 0012 gives a live match the audit of its line, issue 29), as stored."""
     with engine.connect() as c:
         events = [tuple(r) for r in c.execute(select(EVENTS).order_by(EVENTS.c.id))]
         columns = [col for col in MATCHES.c
@@ -61,7 +61,7 @@ def _facts(engine: Engine) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]
 
 def _live_with_a_warning(engine: Engine) -> tuple[int, Finding, list[Finding]]:
     """A live match whose opening tile names an end: an end-on-opening warning; and the
-    audit's findings of its line (what a live match stores since 0010, issue 29)."""
+    audit's findings of its line (what a live match stores since 0012, issue 29)."""
     match = orjson.loads((SAMPLES / "domena-2.json").read_bytes())
     deal, opening, reply = match["events"][:3]
     line = [deal, {**opening, "end": "left"}, reply]
@@ -121,7 +121,7 @@ def test_a_ledger_of_before_0006_upgrades_and_words_in_arabic_without_auditing(
         stored = _stored(engine)
         for name, mid in ids.items():
             assert stored[mid] == [finding_json(f) for f in reports[name].findings], name
-        assert stored[live_id] == [finding_json(f) for f in audited]  # 0010: the audit's
+        assert stored[live_id] == [finding_json(f) for f in audited]  # 0012: the audit's
         with engine.connect() as c:
             assert all(v.ok for v in verify(c))
 

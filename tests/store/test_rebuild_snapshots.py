@@ -12,7 +12,7 @@ from sqlalchemy import Engine, select, update
 from ledger.audit import audit_record
 from ledger.formats.reader import read_matches
 from ledger.rules import make_rules
-from ledger.store import db, readmodels, snapshots
+from ledger.store import db, readmodels, seals, snapshots
 from ledger.store.models import EVENTS, PLAYER_TOTALS, READ_MODELS, SNAPSHOTS
 from tests.store.conftest import sample_files
 from tests.store.helpers import count, import_path, sql
@@ -141,11 +141,19 @@ def test_the_snapshot_is_what_the_fold_starts_from(ledger: Engine) -> None:
         assert snap is not None
         honest = snapshots.state_at(c, 2, snap.seq)
     doctored = snap.state.replace('"scores":[', '"scores":[1000,', 1)
-    for version, shows in ((snapshots.VERSION, True), ("stale", False)):
+    with ledger.connect() as c:
+        event = bytes(c.execute(select(EVENTS.c.hash).where(
+            EVENTS.c.match_id == 2, EVENTS.c.seq == snap.seq)).scalar_one())
+    # Sealed again with it (as only the ledger's own code would), the doctored state shows
+    # through; left with the honest state's seal, it is folded past (issue 32).
+    for version, sealed, shows in ((snapshots.VERSION, True, True),
+                                   (snapshots.VERSION, False, False), ("stale", True, False)):
+        seal = (seals.snapshot(2, snap.seq, snap.recorded_index, version, doctored, event)
+                if sealed else snap.seal)
         with db.writing(ledger) as s:
             s.connection().execute(update(SNAPSHOTS).where(
                 SNAPSHOTS.c.match_id == 2, SNAPSHOTS.c.seq == snap.seq).values(
-                state=doctored, version=version))
+                state=doctored, version=version, seal=seal))
             s.commit()
         with ledger.connect() as c:
             st = snapshots.state_at(c, 2, snap.seq)

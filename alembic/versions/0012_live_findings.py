@@ -9,8 +9,8 @@ once (``ledger/store/verify.py::live_fold``, what ``verify`` compares them with)
 findings are not guarded by the triggers of 0001 and 0004).
 Going down puts back each step's warnings, the form of before.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-05
 """
 
@@ -22,8 +22,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
