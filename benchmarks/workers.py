@@ -7,7 +7,7 @@ Makes a fresh schema in the PostgreSQL database (default: the tests' local ``tes
 dropped at the end), imports sample matches and, for their scored deals:
 
 - the solver's own time: each deal's body built here, one after another, in this
-  process (``web.deal_analysis.build``, what a worker's solver process runs);
+  process (``ledger.jobs.deal_analysis.build``, what a worker's solver process runs);
 - one worker, then two, in turn for ``--rounds`` rounds (each ``domino-ledger worker``
   process started and idle first): every deal queued at once, the time until the ledger
   holds every answer (cleared before each run); the ratio of the medians;
@@ -35,13 +35,13 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import create_engine, text  # noqa: E402
 
+from ledger.jobs.deal_analysis import VERSION, build  # noqa: E402
+from ledger.jobs.queue import deal_key  # noqa: E402
+from ledger.jobs.service import _task  # noqa: E402
 from ledger.store import analyses, db, jobqueue  # noqa: E402
 from ledger.store.analyses import Head  # noqa: E402
 from ledger.store.importer import import_file  # noqa: E402
 from ledger.store.jobqueue import BULK, JobKey  # noqa: E402
-from web.analysis_jobs import _task  # noqa: E402
-from web.analysis_queue import deal_key  # noqa: E402
-from web.deal_analysis import VERSION, build  # noqa: E402
 
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 FILES = ["domena-2.json", "arab-block-2.json", "casual-arena-2.json", "sahrat-draw-2.json",

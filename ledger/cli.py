@@ -12,6 +12,7 @@ from ledger.analysis import cli_stats, cli_whatif
 from ledger.exports import cli as exports_cli
 from ledger.i18n import ENGLISH, Counted, Language, Phrase, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded
+from ledger.jobs import cli as jobs_cli
 from ledger.store import cli as store_cli
 
 if TYPE_CHECKING:
@@ -139,8 +140,8 @@ def _audited(record: MatchRecord, args: argparse.Namespace, lang: Language) -> _
 def _audits(path: str, args: argparse.Namespace, lang: Language,
             jobs: int | None = None) -> Iterator[_Audited]:
     """Every match of a file audited, in order: here, or in ``--jobs`` forked workers."""
+    from ledger.file_workers import default_jobs, in_order
     from ledger.formats.reader import read_matches
-    from ledger.jobs import default_jobs, in_order
 
     def work(k: int, jobs: int) -> Iterator[_Audited]:
         for record in read_matches(path, part=(k, jobs)):
@@ -174,7 +175,7 @@ def _each_file(args: argparse.Namespace, lang: Language
                ) -> Iterator[tuple[str, Iterator[_Audited]]]:
     """Each file with its audits, in order. Many small files go to every core a file
     each (``many_files_jobs``), a large one is split by match (``_audits``)."""
-    from ledger.jobs import in_order, many_files_jobs
+    from ledger.file_workers import in_order, many_files_jobs
 
     files: list[str] = args.files
     jobs = many_files_jobs(files, args.jobs)
@@ -248,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     analysis_cli.register(sub)
     cli_whatif.register(sub)
     cli_stats.register(sub)
+    jobs_cli.register(sub)
     return parser
 
 

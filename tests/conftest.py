@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from web.analysis_jobs import ENV_SAMPLES
+from ledger.jobs.service import ENV_SAMPLES
 
 TEST_SAMPLES = 8
 os.environ.setdefault(ENV_SAMPLES, str(TEST_SAMPLES))

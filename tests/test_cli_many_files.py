@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.jobs import many_files_jobs
+from ledger.file_workers import many_files_jobs
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_matches"

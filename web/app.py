@@ -11,14 +11,14 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
+from ledger.jobs.backends import open_jobs
+from ledger.jobs.service import Settings
 from ledger.store.db import open_db
 from ledger.store.read import QuickVersions
 from ledger.store.writer import Writer
 from web import errors
 from web.access import Access
 from web.access import install as install_access
-from web.analysis_backends import open_jobs
-from web.analysis_jobs import Settings
 from web.db_faults import RetryReads
 from web.deps import page_threads
 from web.doors import Doors

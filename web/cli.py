@@ -35,8 +35,8 @@ def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[
 
 def served_app() -> FastAPI:
     """The app of one of ``serve --workers N``'s processes (uvicorn's factory)."""
+    from ledger.jobs.worker import die_with
     from web.access import serving
-    from web.analysis_worker import die_with
     from web.app import create_app
 
     supervisor = os.environ.get(ENV_SUPERVISOR)
@@ -183,48 +183,7 @@ def build_full_parser() -> argparse.ArgumentParser:
                        "open (this machine) or keys (default: $DOMINO_LEDGER_TRUSTED_PROXY, "
                        "comma-separated; none: a forwarded request is another machine's)")
     serve.set_defaults(func=cmd_serve)
-    subcommands = _subcommands(parser)
-    _worker_command(subcommands)
     return parser
-
-
-def _concurrency(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"--concurrency must be 1 or more, not {n}")
-    return n
-
-
-def _worker_command(subcommands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``worker``, and ``analyse --all``'s work: both make the web's deal answers."""
-    from ledger.analysis import cli as analysis_cli
-
-    def analyse_all(args: argparse.Namespace) -> int:
-        from web.analysis_queue import analyse_all as run
-
-        return run(args)
-
-    def cmd_worker(args: argparse.Namespace) -> int:
-        from web.analysis_queue import cmd_worker as run
-
-        return run(args)
-
-    analysis_cli.ANALYSE_ALL = analyse_all
-    worker = subcommands.add_parser(
-        "worker", help="work out the analyses queued in a PostgreSQL ledger",
-        description="Takes analysis jobs from the PostgreSQL ledger's queue and keeps their "
-                    "answers in it, on any machine that reaches the database. A job whose "
-                    "worker died (not heard of for --lease seconds) is taken again by "
-                    "another. SIGTERM or Ctrl-C: no new job; the running ones end first.")
-    worker.add_argument("--db", metavar="URL", default=None,
-                        help="the PostgreSQL ledger (default: $DOMINO_LEDGER_DB)")
-    worker.add_argument("--concurrency", type=_concurrency, default=1, metavar="N",
-                        help="jobs worked at once, each in a solver process of its own "
-                        "(default 1)")
-    worker.add_argument("--lease", type=float, default=30.0, metavar="SECONDS",
-                        help="a job whose worker has not been heard of for this long is "
-                        "taken again (default 30)")
-    worker.set_defaults(func=cmd_worker)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

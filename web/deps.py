@@ -5,7 +5,7 @@ Reads use ``get_session``; routes that write use ``get_write_session``, whose
 transactions take SQLite's write lock at BEGIN (the store's write functions
 ask for that by themselves too, so either works for them), or, for the live API's
 many small writes, ``get_writer`` (one queue per process, fair between processes).
-``get_analysis_jobs`` is the app's analyses backend (``web.analysis_backends.open_jobs``:
+``get_analysis_jobs`` is the app's analyses backend (``ledger.jobs.backends.open_jobs``:
 made and closed by the app's lifespan) as the request's client asks for them: each client
 address has its own share of the queue.
 
@@ -25,11 +25,11 @@ import anyio.to_thread
 from annotated_types import Interval
 from fastapi import Depends, Path, Request
 
+from ledger.jobs.service import AnalysisBackend, ClientJobs
 from ledger.store.db import read_session, write_session
 from ledger.store.handles import Engine, Session
 from ledger.store.writer import Writer
 from web.access import client_address
-from web.analysis_jobs import AnalysisBackend, ClientJobs
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # match ids, seqs, steps: INTEGER columns
 PAGE_THREADS = 2  # per process: the heavy pages' own threads (``page_work``)

@@ -4,7 +4,7 @@ errors with a page: ``web.routes.page_errors``, which hands /api requests to thi
 An event that breaks a rule is 422 with the finding's code and sentence; a
 value that cannot be read is 422 with the reader's code; a writer that lost
 the race (or a match that takes no events) is 409; a missing match is 404; a
-deal's analysis that cannot be given says why (``web.analysis_jobs.AnalysisError``); a
+deal's analysis that cannot be given says why (``ledger.jobs.service.AnalysisError``); a
 match another table cannot seat is 422 (``ledger.analysis.whatif.WhatIfError``).
 Every answer has the same shape: ``{"error": {"code", "message", ...}}``, ``message``
 in English. The analysis route's errors are shown by the replay's Analysis panel, so they
@@ -21,8 +21,8 @@ from fastapi.responses import JSONResponse
 
 from ledger.analysis.whatif import WhatIfError
 from ledger.findings import IllegalEvent
+from ledger.jobs.service import AnalysisError
 from ledger.store.errors import BadInput, Conflict, MatchNotFound, SchemaOutOfDate, StoreError
-from web.analysis_jobs import AnalysisError
 from web.lang import request_language
 
 

@@ -6,7 +6,7 @@ DDL, rendered by the library itself so that they are exactly what its queries ex
 ``job_progress`` is ours (ledger.store.jobqueue). Neither is a fact: no trigger guards
 them, and going below this revision drops them with any jobs still queued (the work is
 asked for again). An embedded SQLite ledger has no queue: its server analyses in
-process (web.analysis_jobs), so on SQLite this revision does nothing.
+process (ledger.jobs.service), so on SQLite this revision does nothing.
 
 Revision ID: 0008
 Revises: 0005

@@ -54,7 +54,7 @@ class ReadError(OSError):
         self.template = template
         self.params = params
 
-    def __reduce__(self) -> tuple[Any, ...]:  # pickled whole (ledger.jobs sends it on)
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled whole (ledger.file_workers sends it on)
         return (_read_error, (self.template, self.params))
 
 
@@ -228,7 +228,7 @@ def read_matches(path: str | Path, max_line: int = MAX_LINE, caps: Caps = Caps()
     """Every match of a file with its problems; ReadError only if nothing can be read.
 
     ``part=(k, n)``: only the matches whose position (``index``) is k modulo n; the
-    lines of the others are skipped undecoded (``ledger.jobs`` shares a file out so).
+    lines of the others are skipped undecoded (``ledger.file_workers`` shares a file out so).
     """
     path = Path(path)
     if path.is_dir():

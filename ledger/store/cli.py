@@ -215,7 +215,7 @@ class _Plan:
 
 
 def _plan(stack: ExitStack, args: argparse.Namespace) -> _Plan:
-    from ledger.jobs import many_files_jobs
+    from ledger.file_workers import many_files_jobs
     from ledger.store import feed
 
     big = 4 * 1024 * 1024

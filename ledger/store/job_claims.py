@@ -1,7 +1,7 @@
 """Jobs a server process works out itself, claimed in the ledger (``job_claims``, 0009).
 
 An embedded SQLite ledger's server runs one process per core, each with its own
-analysis workers (web.analysis_jobs); without a shared record, a process would know only
+analysis workers (ledger.jobs.service); without a shared record, a process would know only
 the jobs it started: another would answer "none" while one runs, and a second ask would
 do the work twice. So a process claims a job here before it starts it (``claim``: one
 row per job key, ``JobKey.name``), keeps the claim alive with a heartbeat carrying its

@@ -23,10 +23,10 @@ from ledger.engine.state import State
 from ledger.events import Dealt, Drew, Event, HandsRevealed, Passed, Played
 from ledger.findings import Unreadable
 from ledger.formats.partial import rebuild_hands
+from ledger.jobs.deal_analysis import Task, body_of
 from ledger.rules import all_tables
 from ledger.rules.base import Rules
 from ledger.sim.generator import generate_match
-from web.deal_analysis import Task, body_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_matches"

@@ -23,6 +23,7 @@ import pytest
 from starlette.requests import Request
 
 from ledger.i18n import Language, language
+from ledger.jobs.deal_analysis import seen_by, worded
 from ledger.replay import deal_span
 from ledger.rules.base import Rules
 from ledger.seatview import TABLE, Viewer, sight, tiles_named
@@ -30,7 +31,6 @@ from ledger.store.db import open_db, writing
 from ledger.store.importer import import_file
 from tests.seat.leaks import Known, label, match_files, oracle, walked_whole, worst_bodies
 from web.app import create_app
-from web.deal_analysis import seen_by, worded
 from web.matchdata import StoredMatch, load_match
 from web.replay_frames import chunk, frames
 from web.routes.replay import frame_answer, page_context, view_frame

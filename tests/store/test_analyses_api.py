@@ -12,9 +12,9 @@ from typing import Any
 import orjson
 from fastapi.testclient import TestClient
 
+from ledger.jobs.service import AnalysisJobs, Settings
 from ledger.store import db
 from tests.store.conftest import SAMPLES
-from web.analysis_jobs import AnalysisJobs, Settings
 from web.app import create_app
 
 LOCAL = Settings(backend="local")

@@ -17,15 +17,15 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from ledger.jobs import knowledge_report
+from ledger.jobs.deal_analysis import VERSION as DEAL_VERSION
+from ledger.jobs.queue import QueueJobs, deal_key, knowledge_key
+from ledger.jobs.service import Pending, Settings
 from ledger.store import analyses, db, jobqueue, knowledge_reviews
 from ledger.store.analyses import Head
 from tests.store.conftest import SAMPLES, Schemas
 from tests.store.helpers import import_path
-from web import knowledge_report
-from web.analysis_jobs import Pending, Settings
-from web.analysis_queue import QueueJobs, deal_key, knowledge_key
 from web.app import create_app
-from web.deal_analysis import VERSION as DEAL_VERSION
 
 QUICK = "domena-2.json"
 

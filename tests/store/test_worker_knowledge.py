@@ -19,12 +19,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from ledger.analysis.cli_knowledge import REPORT_VERSION
+from ledger.jobs.queue import KNOWLEDGE, QueueJobs, knowledge_key
 from ledger.store import analyses, db, jobqueue, knowledge_reviews
 from tests.store.conftest import ROOT, SAMPLES, Schemas
 from tests.store.helpers import import_path
 from tests.web.webtest_support import expected_report
 from web.access import Access, Mode
-from web.analysis_queue import KNOWLEDGE, QueueJobs, knowledge_key
 from web.app import create_app
 
 QUICK = "domena-2.json"  # two sides: its review takes seconds

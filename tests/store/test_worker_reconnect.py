@@ -23,13 +23,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy import Engine, create_engine, text
 
+from ledger.jobs.deal_analysis import VERSION
+from ledger.jobs.queue import deal_key
 from ledger.store import analyses, db, jobqueue
 from ledger.store.analyses import Head
 from ledger.store.jobqueue import BULK, WEB, JobKey
 from tests.store.conftest import PG_SERVER, ROOT, SAMPLES, Schemas
 from tests.store.helpers import import_path
-from web.analysis_queue import deal_key
-from web.deal_analysis import VERSION
 
 # A deal whose analysis runs long enough to be seen running (a worker writes "running"
 # at its next flush of progress, jobqueue.FLUSH = 0.5 s): four-seat Sahrat Fives' first,

@@ -22,15 +22,15 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 
+from ledger.jobs.deal_analysis import VERSION
+from ledger.jobs.queue import QueueJobs, deal_key
+from ledger.jobs.service import Pending
 from ledger.store import analyses, db, jobqueue
 from ledger.store.analyses import Head
 from ledger.store.jobqueue import BULK, WEB, JobKey
 from tests.store.conftest import ROOT, SAMPLES, Schemas
 from tests.store.helpers import import_path
-from web.analysis_jobs import Pending
-from web.analysis_queue import QueueJobs, deal_key
 from web.app import create_app
-from web.deal_analysis import VERSION
 
 # Three-seat Selminha deals are solved by max-n and take a second or more each: the
 # one killed mid-job is the longest of them (deal 7 of the sample).

@@ -20,9 +20,9 @@ import httpx
 import pytest
 from webtest_support import SAMPLES, serving
 
+from ledger.jobs.service import AnalysisJobs, Settings
 from ledger.store import db
 from ledger.store.importer import import_file
-from web.analysis_jobs import AnalysisJobs, Settings
 
 QUICK = "domena-2.json"      # its deals solve in milliseconds
 SLOW = "sahrat-fives-4.json"  # four sides with Fives: its first deal takes many seconds
@@ -92,8 +92,8 @@ _SERVER = f"""
 import sys, time
 import orjson
 from ledger.formats.reader import parse_match
-from web.analysis_worker import Worker
-from web.deal_analysis import Task
+from ledger.jobs.worker import Worker
+from ledger.jobs.deal_analysis import Task
 
 rec = parse_match(orjson.loads(open(sys.argv[1], "rb").read()))
 h = rec.header

@@ -1,4 +1,4 @@
-"""Deal analyses off the request (web.analysis_jobs): 202 with progress, then the answer;
+"""Deal analyses off the request (ledger.jobs.service): 202 with progress, then the answer;
 one job per deal; kept in the store across restarts; a time limit; errors answered.
 
 Each test serves an app of its own (uvicorn on a free port) over a ledger of its own,
@@ -22,14 +22,14 @@ from ledger.analysis.review import DealReview, review_match
 from ledger.analysis.swing import swing_figure
 from ledger.formats.reader import parse_match
 from ledger.i18n import ENGLISH, language
+from ledger.jobs import service as analysis_jobs
+from ledger.jobs.deal_analysis import VERSION, Task, with_judged, worded
+from ledger.jobs.service import AnalysisJobs, Settings
 from ledger.rules import make_rules
 from ledger.store import analyses, db
 from ledger.store.importer import import_file
 from ledger.store.models import ANALYSES
-from web import analysis_jobs
-from web.analysis_jobs import AnalysisJobs, Settings
 from web.app import create_app
-from web.deal_analysis import VERSION, Task, with_judged, worded
 
 QUICK = "domena-2.json"       # two sides: its deals solve in milliseconds
 BIGGER = "selminha-3.json"    # three sides each for himself (max-n): seconds a deal
@@ -109,7 +109,8 @@ JUDGED = ("hindsight_lost", "knowledge_lost", "severity")
 
 def as_reviewed(body: Any) -> Any:
     """A served part as the review worked it out: without the per-request wording and
-    without the measures the server adds to each decision (web.deal_analysis.with_judged)."""
+    without the measures the server adds to each decision
+    (ledger.jobs.deal_analysis.with_judged)."""
     body = without_worded(body)
     if isinstance(body, list):
         return [{k: v for k, v in d.items() if k not in JUDGED} if isinstance(d, dict)

@@ -18,9 +18,9 @@ from ledger.cli import main
 from ledger.formats.reader import parse_match
 from ledger.i18n import ENGLISH, language
 from ledger.i18n.phrases import FSI, LRI, PDI
+from ledger.jobs.deal_analysis import VERSION
 from ledger.rules import make_rules
 from ledger.store import analyses, db
-from web.deal_analysis import VERSION
 
 SAMPLE = "domena-2.json"
 ARABIC = language("ar")

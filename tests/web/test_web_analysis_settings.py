@@ -3,7 +3,7 @@ review among them (what the tests set low, tests/conftest.py)."""
 
 from __future__ import annotations
 
-from web.analysis_jobs import ENV_SAMPLES, Settings
+from ledger.jobs.service import ENV_SAMPLES, Settings
 
 
 def test_knowledge_samples_come_from_the_environment() -> None:

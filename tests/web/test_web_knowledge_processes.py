@@ -20,10 +20,10 @@ import httpx
 from sqlalchemy import update
 from webtest_support import expected_report, free_port, ledger_with, serving, wait_until_served
 
+from ledger.jobs import knowledge_report
+from ledger.jobs.service import Settings
 from ledger.store import analyses, db, job_claims
 from ledger.store.models import JOB_CLAIMS
-from web import knowledge_report
-from web.analysis_jobs import Settings
 from web.app import create_app
 
 QUICK = "domena-2.json"

@@ -156,7 +156,7 @@ def analysed(client: Any, match_id: int, deal: int, seconds: float = 1200, **par
 def expected_report(name: str) -> dict[str, Any]:
     """``analyse FILE --report``'s object for a sample, worked out here in one process at
     the samples the test servers are set to (tests/conftest.py); once per test process."""
-    from web.analysis_jobs import Settings
+    from ledger.jobs.service import Settings
 
     return copy.deepcopy(_report(name, Settings.from_env().knowledge_samples))
 

@@ -1,10 +1,10 @@
 """The analysis of one deal as JSON, for the replay page's Analysis panel (issue 6).
 
 ``GET /api/matches/{id}/analysis?deal=N`` (N 1-based, as the replay numbers deals)
-answers at once: 200 with the deal's analysis (web.deal_analysis says what it
+answers at once: 200 with the deal's analysis (ledger.jobs.deal_analysis says what it
 holds; its swing chart worded in the page's language) when it is known, else 202
 with ``{"status": "queued" | "running", "done": k, "total": n}`` while a worker
-process works it out (web.analysis_jobs): ask again until it is 200.
+process works it out (ledger.jobs.service): ask again until it is 200.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 
+from ledger.jobs.deal_analysis import seen_by, with_judged, worded
+from ledger.jobs.knowledge_report import VERSION as KNOWLEDGE_VERSION
+from ledger.jobs.service import Pending
 from ledger.replay import deal_span, deals
 from ledger.seatview import Viewer, sight
 from ledger.store.read import knowledge_report
 from web.access import Refused, deal_finished, holds_key
-from web.analysis_jobs import Pending
-from web.deal_analysis import seen_by, with_judged, worded
 from web.deps import DbInt, Jobs, MatchId, ReadSession
-from web.knowledge_report import VERSION as KNOWLEDGE_VERSION
 from web.lang import request_language
 from web.matchdata import StoredMatch, load_match
 

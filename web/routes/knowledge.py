@@ -19,12 +19,12 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from ledger.analysis.measures import SEVERITIES
 from ledger.analysis.review import move_phrase
+from ledger.jobs.knowledge_report import VERSION, shown
+from ledger.jobs.service import AnalysisError, Pending
 from ledger.store.handles import Connection
 from ledger.store.read import knowledge_report
 from web.access import Refused, holds_key, is_owner, sees_live_hands
-from web.analysis_jobs import AnalysisError, Pending
 from web.deps import Jobs, MatchId, ReadSession
-from web.knowledge_report import VERSION, shown
 from web.lang import request_language
 from web.matchdata import StoredMatch, load_match
 from web.page_cache import forget

@@ -10,11 +10,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ledger.exports.formats import SHEET_FORMATS
+from ledger.jobs.service import ClientJobs
 from ledger.replay import deals
 from ledger.store import read
 from ledger.store.handles import Session
 from web.access import sees_live_hands
-from web.analysis_jobs import ClientJobs
 from web.charts import score_race
 from web.deps import Jobs, MatchId, ReadSession, page_work
 from web.lang import request_language

@@ -14,12 +14,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ledger.analysis.stats import PlayerStats, from_stored, player_stats
+from ledger.jobs.knowledge_report import VERSION, PlayerReview, player_reviews
 from ledger.names import matches
 from ledger.rules import PRESETS
 from ledger.store.handles import Connection
 from ledger.store.read import fingerprint, knowledge_reports, player_names, stored_plays
 from web.deps import ReadSession
-from web.knowledge_report import VERSION, PlayerReview, player_reviews
 from web.templating import templates
 
 router = APIRouter()
@@ -63,7 +63,7 @@ def _body(kept: tuple[str, bool, dict[str, Any]] | None) -> dict[str, Any] | Non
 SORTS = ("player", "matches", "wins", "deals", "points", "points_per_deal", "outs", "blocks",
          "reviewed_deals", "hindsight_lost", "inaccuracies", "mistakes", "blunders",
          "mean_knowledge_lost", "luck")
-# Of the review by what each player knew (web.knowledge_report): a player without one last.
+# Of the review by what each player knew (ledger.jobs.knowledge_report): a player without one last.
 REVIEW_SORTS = ("mean_knowledge_lost", "luck")
 
 

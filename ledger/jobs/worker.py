@@ -3,7 +3,7 @@
 
 ``Worker.ready`` starts it with multiprocessing's "spawn" context (a fresh
 interpreter: nothing of the server's threads or database connections comes
-along); web.analysis_jobs hands it ``(Task, seconds)`` over the pipe. It answers on the same pipe:
+along); ledger.jobs.service hands it ``(Task, seconds)`` over the pipe. It answers on the same pipe:
 
 - ``("progress", done, total)`` after each position of the deal;
 - ``("done", body, stopped)``: the body (None: no such deal); ``stopped`` when the
@@ -31,8 +31,8 @@ import time
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
-from web.deal_analysis import Task, build
-from web.knowledge_report import KNOWLEDGE, build_report
+from ledger.jobs.deal_analysis import Task, build
+from ledger.jobs.knowledge_report import KNOWLEDGE, build_report
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 

@@ -23,12 +23,12 @@ from ledger.analysis.cli_knowledge import (
 from ledger.analysis.measures import BLUNDER, INACCURACY, MISTAKE, SEVERITIES, hindsight_of
 from ledger.analysis.review import Progress
 from ledger.formats.canonical import match_hash
+from ledger.jobs.deal_analysis import Task
 from ledger.rules import make_rules
 from ledger.store.analyses import Head
 from ledger.store.handles import Connection
 from ledger.store.jobqueue import JobKey
-from web.deal_analysis import Task
-from web.matchdata import ReplayUnavailable, load_match
+from ledger.store.read import ReplayUnavailable, load_match
 
 KNOWLEDGE = "knowledge"
 KNOWLEDGE_DEAL = -1   # the job key's deal for a whole match's knowledge report

@@ -7,7 +7,7 @@ and, per step of the deal, the position's best-play outcome and what each seat k
 Steps are the replay's: step ``s`` is the table after ``s`` events, so a move at
 event ``e`` is shown at step ``e + 1``.
 
-``build`` works it out (in a worker process: web.analysis_worker) from a ``Task``,
+``build`` works it out (in a worker process: ledger.jobs.worker) from a ``Task``,
 the match's table and recorded events; the body is kept as it is (in memory and in
 the store) with the swing chart's sentences as phrases, and ``worded`` puts them in
 the reader's language when it is served.

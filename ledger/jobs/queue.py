@@ -1,7 +1,7 @@
 """Deal analyses through the PostgreSQL ledger's job queue: the web asks, workers anywhere
 answer (ledger.store.jobqueue holds the queue; this module is the deal kind of work).
 
-``QueueJobs`` is the app's analyses backend on such a ledger (web.analysis_jobs picks
+``QueueJobs`` is the app's analyses backend on such a ledger (ledger.jobs.service picks
 it): a request reads the deal's kept answer for the match's head, else its job's
 progress, else queues the job (``WEB`` priority, before any bulk work) and answers
 ``Pending``. It starts nothing of its own: the server stays stateless, and the answer
@@ -10,7 +10,7 @@ comes from whichever worker did the work.
 ``Work`` is what a worker does with a deal's job: it looks for the answer first (work
 done once is never done again, even by a duplicate), skips a job whose match has been
 recorded further (its answer would be for an old head, which nobody is shown), then
-works the deal out in a solver process of its own (web.analysis_worker, with the
+works the deal out in a solver process of its own (ledger.jobs.worker, with the
 server's time limit and kill, ``solve``) and keeps the answer and ends the job's progress
 in one transaction. ``domino-ledger worker`` runs it (``cmd_worker``); ``analyse --all``
 queues a whole ledger or, on SQLite, runs it here on every core (``analyse_all``).
@@ -38,11 +38,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ledger.i18n import Phrase
-from ledger.store import analyses, db, jobqueue, knowledge_reviews
-from ledger.store.analyses import Head
-from ledger.store.jobqueue import BULK, WEB, JobKey, Report
-from web import knowledge_report
-from web.analysis_jobs import (
+from ledger.jobs import knowledge_report
+from ledger.jobs.deal_analysis import VERSION, Task
+from ledger.jobs.service import (
     AnalysisBackend,
     AnalysisError,
     DealNotFound,
@@ -53,8 +51,10 @@ from web.analysis_jobs import (
     _task,
     solve,
 )
-from web.analysis_worker import Worker
-from web.deal_analysis import VERSION, Task
+from ledger.jobs.worker import Worker
+from ledger.store import analyses, db, jobqueue, knowledge_reviews
+from ledger.store.analyses import Head
+from ledger.store.jobqueue import BULK, WEB, JobKey, Report
 
 KIND = "deal"
 KNOWLEDGE = knowledge_report.KNOWLEDGE

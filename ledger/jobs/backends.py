@@ -1,13 +1,13 @@
 """Which analyses backend an app gets: the PostgreSQL job queue when its ledger holds
-one (web.analysis_queue), else the app's own worker processes (web.analysis_jobs).
+one (ledger.jobs.queue), else the app's own worker processes (ledger.jobs.service).
 
 Kept apart from both so that neither imports the other's module back.
 """
 
 from __future__ import annotations
 
+from ledger.jobs.service import ENV_BACKEND, AnalysisBackend, AnalysisJobs, Settings
 from ledger.store.handles import Engine
-from web.analysis_jobs import ENV_BACKEND, AnalysisBackend, AnalysisJobs, Settings
 
 
 def open_jobs(engine: Engine, settings: Settings | None = None) -> AnalysisBackend:
@@ -15,7 +15,7 @@ def open_jobs(engine: Engine, settings: Settings | None = None) -> AnalysisBacke
     say ``local``), else the app's own worker processes."""
     settings = settings or Settings.from_env()
     if settings.backend != "local" and engine.dialect.name == "postgresql":
-        from web.analysis_queue import QueueJobs, has_queue  # pgqueuer: PostgreSQL only
+        from ledger.jobs.queue import QueueJobs, has_queue  # pgqueuer: PostgreSQL only
 
         if has_queue(engine):
             return QueueJobs(engine, settings)

@@ -5,7 +5,7 @@ waits for it. ``AnalysisJobs.ask`` answers at once with the body when it is know
 (kept in memory, else in the store's ``analyses`` table, ``ledger.store.analyses``)
 or with ``Pending`` (done / total positions) while a job works it out; a second
 request for the same key joins the running job. Jobs queue for ``workers``
-processes (web.analysis_worker, started with the "spawn" context so nothing of the
+processes (ledger.jobs.worker, started with the "spawn" context so nothing of the
 server's threads or database connections is copied into them). The worker gets the
 match's table and events from the request, so it never opens the database; results
 are written to the store here, in a short transaction of their own.
@@ -34,9 +34,9 @@ any process joins it, and a dead process's claim lapses after the lease. Deal an
 seconds long, are known per process until their answers are stored.
 
 This is one of two backends behind one interface (``AnalysisBackend``;
-``web.analysis_backends.open_jobs`` picks): on a PostgreSQL ledger that holds the job
+``ledger.jobs.backends.open_jobs`` picks): on a PostgreSQL ledger that holds the job
 queue (migration 0008) the app only queues and reads, and ``domino-ledger worker``
-processes anywhere do the work (web.analysis_queue, docs/scaling.md); both run a deal
+processes anywhere do the work (ledger.jobs.queue, docs/scaling.md); both run a deal
 through ``solve``, with the same time limit and kill. ``$DOMINO_LEDGER_ANALYSIS=local``
 keeps this one on PostgreSQL too.
 """
@@ -55,14 +55,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.i18n import Phrase
+from ledger.jobs import knowledge_report
+from ledger.jobs.deal_analysis import VERSION, Task, late
+from ledger.jobs.worker import Worker
 from ledger.store import analyses, db, job_claims, knowledge_reviews
 from ledger.store.analyses import Head
 from ledger.store.handles import Connection, Engine
 from ledger.store.jobqueue import JobKey, worker_name
-from web import knowledge_report
-from web.analysis_worker import Worker
-from web.deal_analysis import VERSION, Task, late
-from web.matchdata import ReplayUnavailable, load_match
+from ledger.store.read import ReplayUnavailable, load_match
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +177,7 @@ class Job:
 class AnalysisBackend(ABC):
     """Where the app's deal analyses are worked out: in its own processes (``AnalysisJobs``,
     an embedded SQLite ledger) or by workers anywhere, through the PostgreSQL ledger's job
-    queue (web.analysis_queue). Routes see only ``ask``, through ``for_client``."""
+    queue (ledger.jobs.queue). Routes see only ``ask``, through ``for_client``."""
 
     started = 0  # jobs this app started (a request that joined one does not count)
     engine: Engine
