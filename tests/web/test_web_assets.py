@@ -13,6 +13,9 @@ import httpx
 import pytest
 from webtest_support import Server
 
+from web.assets import PLOTLY_BASIC as PLOTLY
+from web.assets import STATIC_DIR
+
 ASSET = re.compile(r'(?:src|href|data-plotly)="(/assets/([0-9a-f]{16})/([^"]+))"')
 
 
@@ -32,7 +35,7 @@ def test_match_page_files_are_hashed_gzipped_and_kept_for_good(client: httpx.Cli
                                                                  server: Server) -> None:
     found = _assets(client, f"/matches/{server.id_of('domena-2.json')}")
     assert {name for _, _, name in found} == {"favicon.svg", "css/app.css", "js/chart.js",
-                                               "vendor/plotly.min.js"}
+                                               "js/plot.js", PLOTLY}
     for url, digest, name in found:
         # Raw bytes off the wire, to see what was sent: httpx would gunzip them.
         with client.stream("GET", url, headers={"Accept-Encoding": "gzip"}) as res:
@@ -44,8 +47,9 @@ def test_match_page_files_are_hashed_gzipped_and_kept_for_good(client: httpx.Cli
         assert hashlib.sha256(body).hexdigest()[:16] == digest, name
         plain = client.get(url, headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers and plain.content == body
-        if name == "vendor/plotly.min.js":
-            assert len(body) > 4_000_000 and len(sent) < len(body) / 3
+        if name == PLOTLY:  # the partial bundle, sent as packed ahead of time
+            assert len(body) > 1_000_000 and len(sent) < 600_000
+            assert sent == (STATIC_DIR / f"{PLOTLY}.gz").read_bytes()
 
 
 def test_stale_unknown_and_outside_names(client: httpx.Client) -> None:
@@ -76,7 +80,7 @@ def test_the_page_is_shown_before_plotly_arrives(browser: Any, server: Server) -
     context = browser.new_context()
     page = context.new_page()
     held: list[Any] = []
-    page.route("**/vendor/plotly.min.js", lambda route: held.append(route))
+    page.route("**/plotly-basic.min.js", lambda route: held.append(route))
     page.goto(f"{server.url}/matches/{server.id_of('domena-2.json')}", wait_until="load")
     assert page.locator("h1").first.is_visible()
     page.wait_for_function("() => document.readyState === 'complete'")
