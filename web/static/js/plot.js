@@ -4,8 +4,8 @@
 // - load(): Plotly's script (the partial bundle the app serves, its address in this
 //   script's data-plotly), fetched once, when a chart first needs it; the page never
 //   waits for it.
-// - config(): the same toolbar everywhere, none on a phone (it covers a narrow chart),
-//   and Plotly's own words in the page's language.
+// - config(): the same toolbar everywhere (nothing in it sends the chart away), none on a
+//   phone (it covers a narrow chart), and Plotly's own words in the page's language.
 // - draw(box, figure): a figure the server made, already worded in the page's language.
 // The language: this script's data-locale, a Plotly locale that web/lang.py makes from
 // the catalogs (null on an English page: Plotly's own words).
@@ -57,6 +57,9 @@
       displaylogo: false, responsive: true,
       displayModeBar: narrow.matches ? false : "hover",
       modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d"],
+      // Plotly 4 offers "Share chart..." by default: it sends the figure to Plotly's cloud.
+      // Nothing leaves this machine.
+      showSendToCloud: false, plotlyServerURL: "",
       locale: locale ? locale.name : "en",
     };
   }
