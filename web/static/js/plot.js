@@ -19,7 +19,8 @@
   })();
 
   // Plotly's words that the toolbar below can show: listed for the catalogs (babel.cfg
-  // extracts _("...") here; web/lang.py hands their translations to data-locale).
+  // extracts each marked sentence here; web/lang.py hands their translations to
+  // data-locale).
   const _ = (msgid) => msgid;
   void [_("Zoom"), _("Pan"), _("Zoom in"), _("Zoom out"), _("Reset axes"),
     _("Download plot as a PNG"), _("Preparing image - this may take a few seconds"),
