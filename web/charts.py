@@ -1,4 +1,6 @@
-"""Plotly figures as plain data: the page hands them to the plotly.min.js the app serves.
+"""Plotly figures as plain data: the page hands them to the Plotly the app serves, its
+basic partial bundle (web/static/vendor/plotly-basic/), which draws ``scatter`` and ``bar``
+traces only: a chart of another type needs another bundle.
 
 A figure is a dict of ``data`` and ``layout`` exactly as Plotly.js reads it; no
 Plotly Python object is built on the request path. Text that came from a file
