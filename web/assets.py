@@ -8,7 +8,7 @@ bytes (the vendored Plotly bundle) is sent as that, compressed ahead of time.
 Everything comes from this machine: the static folder and Plotly's own package file.
 
 The charts use Plotly's "basic" partial bundle (scatter and bar, 1.2 MB, 0.39 MB gzipped;
-its README.md in web/static/vendor/plotly-basic/ says where it came from).
+its README.md in web/static/vendor/plotly_basic/ says where it came from).
 ``DOMINO_LEDGER_PLOTLY=full`` serves the whole plotly.min.js of the installed plotly
 package instead (4.8 MB, 1.4 MB gzipped), to compare the two (benchmarks/web.py).
 """
@@ -47,7 +47,7 @@ _VENDOR = {"vendor/plotly.min.js": lambda: _package_file("plotly", "package_data
                                                           "plotly.min.js")}
 
 PLOTLY_ENV = "DOMINO_LEDGER_PLOTLY"  # "full": the whole plotly.min.js, else the partial bundle
-PLOTLY_BASIC = "vendor/plotly-basic/plotly-basic.min.js"  # scatter and bar: all the charts draw
+PLOTLY_BASIC = "vendor/plotly_basic/plotly-basic.min.js"  # scatter and bar: all the charts draw
 PLOTLY_FULL = "vendor/plotly.min.js"
 
 

@@ -1,5 +1,5 @@
 """Plotly figures as plain data: the page hands them to the Plotly the app serves, its
-basic partial bundle (web/static/vendor/plotly-basic/), which draws ``scatter`` and ``bar``
+basic partial bundle (web/static/vendor/plotly_basic/), which draws ``scatter`` and ``bar``
 traces only: a chart of another type needs another bundle.
 
 A figure is a dict of ``data`` and ``layout`` exactly as Plotly.js reads it; no

@@ -89,7 +89,7 @@ def test_no_served_page_names_an_outside_url(client: Any, server: Server) -> Non
         assert not EXTERNAL.search(res.text), (path, EXTERNAL.search(res.text))
     # The score race loads Plotly from the app itself (plot.js fetches it: data-plotly).
     page = client.get(f"/matches/{match_id}").text
-    plotly = re.search(r'data-plotly="(/assets/[0-9a-f]{16}/vendor/plotly-basic/'
+    plotly = re.search(r'data-plotly="(/assets/[0-9a-f]{16}/vendor/plotly_basic/'
                        r'plotly-basic\.min\.js)"', page)
     assert plotly is not None
     js = client.get(plotly.group(1))

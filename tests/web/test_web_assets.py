@@ -95,7 +95,7 @@ def test_the_page_is_shown_before_plotly_arrives(browser: Any, server: Server) -
 
 # --- Plotly's partial bundle (issue 33, item 5) ----------------------------------------------
 
-VENDORED = STATIC_DIR / "vendor" / "plotly-basic"
+VENDORED = STATIC_DIR / "vendor" / "plotly_basic"
 BUNDLE_TRACES = {"scatter", "bar", "pie"}  # what plotly.js-basic-dist-min holds
 
 
@@ -120,7 +120,7 @@ def test_the_bundle_is_served_gzipped_and_the_old_address_leads_to_it(
     old = client.get("/static/vendor/plotly.min.js", follow_redirects=False)
     assert old.status_code == 307
     url = old.headers["location"]
-    assert url.endswith("/vendor/plotly-basic/plotly-basic.min.js")
+    assert url.endswith("/vendor/plotly_basic/plotly-basic.min.js")
     with client.stream("GET", url, headers={"Accept-Encoding": "gzip, br"}) as res:
         sent = b"".join(res.iter_raw())
     assert res.headers["content-encoding"] == "gzip" and "Accept-Encoding" in res.headers["vary"]
