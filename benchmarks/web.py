@@ -19,6 +19,15 @@ navigation start to the first paint with text, DOMContentLoaded, the load event,
 score chart drawn (Plotly fetched after the page by chart.js). The anchor of the same run
 is the same page with Plotly's script put back in the page as it was before (a plain
 ``<script src>`` before chart.js, which holds the page until 4.8 MB arrive uncompressed).
+
+``--light N`` prints instead the light page's numbers (issue 33): for the match page, the
+replay (its whole-match chart opened as soon as the page is parsed) and the players page,
+the JavaScript sent (KB, gzipped as it went over the wire) and, over Chromium's slow-4G
+emulation (CDP Network.emulateNetworkConditions: 150 ms, 1.6 Mbps down, 750 kbps up),
+when the page painted, was ready, loaded and had its chart drawn; each first with
+``DOMINO_LEDGER_PLOTLY=full`` (before: the plotly package's whole plotly.min.js), then
+with the basic partial bundle the pages load now, with the ratios. Goals: at most 600 KB
+of script and the chart within 4 s. ``--matches 1`` is enough for it.
 """
 
 from __future__ import annotations
@@ -217,9 +226,8 @@ _TIMES = """() => {
 def _old_page(route: Any) -> None:
     """The match page as it was before issue 15: Plotly's script in the page, uncompressed."""
     res = route.fetch(headers={**route.request.headers, "accept-encoding": "identity"})
-    body = re.sub(r'<script src="(/assets/[^"]+/js/chart\.js)" data-plotly="([^"]+)" defer>',
-                  r'<script src="/plotly-uncompressed.js"></script><script src="\1" '
-                  r'data-plotly="\2">', res.text())
+    body = re.sub(r'(<script src="/assets/[^"]+/js/plot\.js")',
+                  r'<script src="/plotly-uncompressed.js"></script>\1', res.text())
     route.fulfill(response=res, body=body)
 
 
@@ -273,6 +281,119 @@ def first_visit(db_url: str, visits: int) -> None:
               f"{best['chart']:8.0f}{best['bytes'] / 1024:9.0f}")
 
 
+# Chromium's "Slow 4G" (issue 33): 150 ms latency, 1.6 Mbps down, 750 kbps up.
+SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
+           "uploadThroughput": 750_000 / 8}
+# When the page's chart first has its svg (window.__chartAt, ms from navigation start); on
+# the replay the whole-match chart is opened as soon as the page is parsed, as a reader
+# who wants it would.
+_WATCH_CHART = """
+document.addEventListener("DOMContentLoaded", () => {
+  const section = document.getElementById("match-chart-section");
+  if (section && !section.hidden) section.open = true;
+});
+new MutationObserver((_, obs) => {
+  if (document.querySelector("#score-race svg.main-svg, #match-chart svg.main-svg")) {
+    window.__chartAt = performance.now();
+    obs.disconnect();
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+LIGHT_PAGES = (("match page", "/matches/{id}", True),
+               ("replay", "/matches/{id}/replay?step=0", True),
+               ("players", "/players", False))
+
+
+def _visit(browser: Any, url: str, chart: bool) -> dict[str, float]:
+    """One first visit (empty cache) over slow 4G: script bytes as sent (gzipped) and when
+    the page painted, was ready, loaded and had its chart (ms from navigation start)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    scripts: dict[str, int] = {}
+    page.on("response", lambda res: scripts.__setitem__(
+        res.url, int(res.headers.get("content-length", "0")))
+        if res.request.resource_type == "script" else None)
+    page.add_init_script(_WATCH_CHART)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_4G)
+    page.goto(url, wait_until="load", timeout=180_000)
+    if chart:
+        page.wait_for_function("() => window.__chartAt !== undefined", timeout=180_000)
+    # The first paint is noted a frame or two after it happens: wait for it (5 s at most).
+    page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint')"
+                           ".length > 0", timeout=5_000)
+    got = page.evaluate(_TIMES)
+    got["chart"] = page.evaluate("window.__chartAt ?? null") if chart else None
+    got["js"] = sum(scripts.values())
+    context.close()
+    return got
+
+
+def light(db_url: str, visits: int) -> None:
+    """Page weight and time to chart over slow 4G, before (the plotly package's whole
+    plotly.min.js) and after (the basic partial bundle), in one run."""
+    from playwright.sync_api import sync_playwright
+
+    from web.app import create_app
+    from web.assets import PLOTLY_ENV
+
+    engine = open_db(db_url)
+    with engine.connect() as conn:
+        match_id = conn.execute(select(func.max(MATCHES.c.id))).scalar_one()
+    engine.dispose()
+    rows: dict[str, dict[str, dict[str, float | None]]] = {}
+    before = os.environ.get(PLOTLY_ENV)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            for label, bundle in (("before", "full"), ("after", "")):
+                os.environ[PLOTLY_ENV] = bundle  # read by the pages as they are made
+                server, thread, port = _serve(create_app(db_url))  # its own page cache
+                try:
+                    for page_name, path, chart in LIGHT_PAGES:
+                        url = f"http://127.0.0.1:{port}{path.format(id=match_id)}"
+                        runs = [_visit(browser, url, chart) for _ in range(visits)]
+                        rows.setdefault(page_name, {})[label] = {
+                            k: statistics.median(r[k] for r in runs)
+                            if runs[0][k] is not None else None for k in runs[0]}
+                finally:
+                    server.should_exit = True
+                    thread.join(timeout=10)
+            browser.close()
+    finally:
+        if before is None:
+            os.environ.pop(PLOTLY_ENV, None)
+        else:
+            os.environ[PLOTLY_ENV] = before
+    _light_report(rows, visits, match_id)
+
+
+def _light_report(rows: dict[str, dict[str, dict[str, float | None]]], visits: int,
+                  match_id: int) -> None:
+    print(f"first visits over Chromium's slow 4G (latency {SLOW_4G['latency']} ms, 1.6 Mbps "
+          f"down, 750 kbps up), 390x844, median of {visits}; match {match_id}")
+    print("before: the plotly package's whole plotly.min.js; after: the basic partial bundle")
+    print("goals: page JavaScript <= 600 KB gzipped, chart drawn <= 4 s")
+    print(f"{'':12}{'':8}{'JS KB gz':>10}{'painted':>9}{'DOM ready':>10}{'loaded':>8}"
+          f"{'chart ms':>10}")
+
+    def cell(v: float | None, scale: float = 1) -> str:
+        return "-" if v is None else f"{v / scale:.0f}"
+
+    for page_name, by in rows.items():
+        for label in ("before", "after"):
+            r = by[label]
+            print(f"{page_name if label == 'before' else '':12}{label:8}"
+                  f"{cell(r['js'], 1024):>10}{cell(r['paint']):>9}{cell(r['dom']):>10}"
+                  f"{cell(r['load']):>8}{cell(r['chart']):>10}")
+        b, a = by["before"], by["after"]
+        ratio = [f"JS x{(a['js'] or 0) / b['js']:.2f}" if b["js"] else "JS -"]
+        if a["chart"] is not None and b["chart"]:
+            ratio.append(f"chart x{a['chart'] / b['chart']:.2f}")
+        print(f"{'':12}{'ratio':8}  after/before: {', '.join(ratio)}")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20_000)
@@ -284,6 +405,11 @@ def _parser() -> argparse.ArgumentParser:
                         "(copies of the stored ones; 0: skip)")
     parser.add_argument("--first-visit", type=int, metavar="N", default=0,
                         help="only time N first visits of the match page in chromium "
+                        "(the ledger needs only --matches 1)")
+    parser.add_argument("--light", type=int, metavar="N", default=0,
+                        help="only the light page (issue 33): script weight and time to chart "
+                        "of the match page, replay and players over slow 4G, with Plotly's "
+                        "whole script and with its partial bundle, N visits each "
                         "(the ledger needs only --matches 1)")
     return parser
 
@@ -321,6 +447,9 @@ def main(argv: list[str] | None = None) -> int:
     stored = fill(args.db, args.matches)
     if args.first_visit:
         first_visit(f"sqlite:///{args.db}", args.first_visit)
+        return 0
+    if args.light:
+        light(f"sqlite:///{args.db}", args.light)
         return 0
 
     from web.app import create_app

@@ -2,9 +2,15 @@
 
 ``asset_url("js/chart.js")`` is ``/assets/<digest>/js/chart.js``, the digest that of
 the file's bytes, so a browser may keep it for a year without asking again: new bytes
-get a new name. Each file is read, hashed and gzipped once (kept in memory: Plotly's
-4.8 MB script is 1.4 MB gzipped) and sent gzipped to every client that accepts it.
+get a new name. Each file is read, hashed and gzipped once (kept in memory) and sent
+gzipped to every client that accepts it; a file with a ``.gz`` beside it holding the same
+bytes (the vendored Plotly bundle) is sent as that, compressed ahead of time.
 Everything comes from this machine: the static folder and Plotly's own package file.
+
+The charts use Plotly's "basic" partial bundle (scatter and bar, 1.2 MB, 0.39 MB gzipped;
+its README.md in web/static/vendor/plotly_basic/ says where it came from).
+``DOMINO_LEDGER_PLOTLY=full`` serves the whole plotly.min.js of the installed plotly
+package instead (4.8 MB, 1.4 MB gzipped), to compare the two (benchmarks/web.py).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import importlib.util
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -38,6 +45,15 @@ def _package_file(package: str, *parts: str) -> Path:
 # Files that live outside the static folder, by the name the pages give them.
 _VENDOR = {"vendor/plotly.min.js": lambda: _package_file("plotly", "package_data",
                                                           "plotly.min.js")}
+
+PLOTLY_ENV = "DOMINO_LEDGER_PLOTLY"  # "full": the whole plotly.min.js, else the partial bundle
+PLOTLY_BASIC = "vendor/plotly_basic/plotly-basic.min.js"  # scatter and bar: all the charts draw
+PLOTLY_FULL = "vendor/plotly.min.js"
+
+
+def plotly_bundle() -> str:
+    """The name of the Plotly script the pages load (read each time: a benchmark switches)."""
+    return PLOTLY_FULL if os.environ.get(PLOTLY_ENV, "").strip() == "full" else PLOTLY_BASIC
 
 
 @dataclass(frozen=True)
@@ -70,7 +86,18 @@ def asset(name: str) -> Asset | None:
         return None
     raw = path.read_bytes()
     return Asset(name, hashlib.sha256(raw).hexdigest()[:16], _TYPES[path.suffix], raw,
-                 gzip.compress(raw, compresslevel=9, mtime=0))
+                 _gzipped(path, raw))
+
+
+def _gzipped(path: Path, raw: bytes) -> bytes:
+    # A .gz kept beside the file is sent as it is, once it is known to hold the same bytes
+    # (unpacking is 30 times quicker than packing at 9); a stale one is packed anew.
+    ready = path.with_name(path.name + ".gz")
+    if ready.is_file():
+        packed = ready.read_bytes()
+        if gzip.decompress(packed) == raw:
+            return packed
+    return gzip.compress(raw, compresslevel=9, mtime=0)
 
 
 def asset_url(name: str) -> str:

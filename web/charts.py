@@ -1,4 +1,6 @@
-"""Plotly figures as plain data: the page hands them to the plotly.min.js the app serves.
+"""Plotly figures as plain data: the page hands them to the Plotly the app serves, its
+basic partial bundle (web/static/vendor/plotly_basic/), which draws ``scatter`` and ``bar``
+traces only: a chart of another type needs another bundle.
 
 A figure is a dict of ``data`` and ``layout`` exactly as Plotly.js reads it; no
 Plotly Python object is built on the request path. Text that came from a file
@@ -19,6 +21,14 @@ from ledger.scoresheet import ScoreSheet
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
 
 
+def result_word(lang: Language, result: str) -> str:
+    """A deal's result in ``lang``, as the score sheet words it (web/templates/_sheet.html)."""
+    tr = lang.translations
+    words = {"out": tr.pgettext("result", "out"), "block": tr.pgettext("result", "block"),
+             "tie": tr.pgettext("result", "tie")}
+    return words.get(result, result)
+
+
 def score_race(sheet: ScoreSheet, lang: Language = ENGLISH) -> dict[str, Any]:
     """Each side's running score after every deal, from 0 before the first; the target line
     (its words in ``lang``)."""
@@ -31,11 +41,12 @@ def score_race(sheet: ScoreSheet, lang: Language = ENGLISH) -> dict[str, Any]:
         for d in deals:
             if d.winner is None:
                 what = lang.say("Deal {deal}: {result}, nobody scores", deal=d.deal,
-                                result=d.result)
+                                result=result_word(lang, d.result))
             else:
                 what = lang.say("Deal {deal}: {name} wins ({result}) {gain}", deal=d.deal,
                                 name=escape(d.winner_name or "?"),
-                                result="out" if d.result == "out" else "block",
+                                result=result_word(lang, "out" if d.result == "out"
+                                                   else "block"),
                                 gain=f"+{d.points}")
             if sheet.fives and any(d.fives):
                 what += "<br>" + lang.say("Fives this deal: {points}",

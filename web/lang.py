@@ -171,6 +171,22 @@ def js_words(code: str, name: str) -> dict[str, str]:
     return {msgid: tr.gettext(msgid) for msgid in _script_msgids(name)}
 
 
+@cache
+def plot_locale(code: str) -> dict[str, Any] | None:
+    """Plotly's locale for a language, for web/static/js/plot.js to register: the words of
+    Plotly's own that a chart can show (its toolbar's titles and notes, listed in plot.js)
+    from the catalogs, and the number separators of the language (Latin digits, as the
+    pages write them). English: None, Plotly's own words."""
+    if code == DEFAULT:
+        return None
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    return {"moduleType": "locale", "name": code,
+            "dictionary": js_words(code, "plot.js"),
+            "format": {"decimal": get_decimal_symbol(code, numbering_system="latn"),
+                       "thousands": get_group_symbol(code, numbering_system="latn")}}
+
+
 def template_context(request: Request) -> dict[str, Any]:
     """What every page's template gets about its language (a Jinja2Templates processor)."""
     lang = request_language(request)
@@ -181,6 +197,7 @@ def template_context(request: Request) -> dict[str, Any]:
                       for code in SUPPORTED],
         "lang_url": lambda code: lang_url(request, code),
         "js_words": lambda name: js_words(lang.code, name),
+        "plot_locale": lambda: plot_locale(lang.code),  # Plotly's words (plot.js)
         # English text that keeps its wording (a label, a reason): in the page's language
         "words": lambda text: lang.word(text.phrase) if isinstance(text, Said) else text,
     }

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from ledger.glossary import table_name
 from web.assets import STATIC_DIR as STATIC_DIR  # the static folder, as web.assets serves it
-from web.assets import asset_url
+from web.assets import asset_url, plotly_bundle
 from web.domino_svg import board_tile, defs, half, hand, svg_num
 from web.lang import template_context
 from web.wording import match_title
@@ -41,6 +41,7 @@ def _env() -> Environment:
     env.newstyle_gettext = True  # type: ignore[attr-defined]  # the i18n extension adds it
     env.policies["ext.i18n.trimmed"] = True
     env.globals["asset_url"] = asset_url  # a static file's content-hashed address
+    env.globals["plotly_bundle"] = plotly_bundle  # the name of the Plotly script served
     env.globals["table_name"] = table_name  # a table's name in a language (ledger.glossary)
     env.globals["match_title"] = match_title  # "Ali vs Omar" in a language
     env.globals["domino_defs"] = defs  # domino tiles in SVG (web.domino_svg): the pips,

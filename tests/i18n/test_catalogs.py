@@ -75,8 +75,8 @@ def test_extraction_finds_the_web_pages(template: Catalog, path: str,
 
 
 # Templates with no words of their own: macros drawing tiles, the error page (its words
-# come from web/routes/page_errors.py).
-WORDLESS = {"record_tiles.html", "error.html"}
+# come from web/routes/page_errors.py), the charts' script tag (Plotly's words: plot.js).
+WORDLESS = {"record_tiles.html", "error.html", "_plot.html"}
 
 
 def test_every_page_template_has_its_sentences_extracted(template: Catalog) -> None:

@@ -87,9 +87,10 @@ def test_no_served_page_names_an_outside_url(client: Any, server: Server) -> Non
         res = client.get(path, follow_redirects=True)
         assert res.status_code in (200, 404), path
         assert not EXTERNAL.search(res.text), (path, EXTERNAL.search(res.text))
-    # The score race loads Plotly from the app itself (chart.js fetches it: data-plotly).
+    # The score race loads Plotly from the app itself (plot.js fetches it: data-plotly).
     page = client.get(f"/matches/{match_id}").text
-    plotly = re.search(r'data-plotly="(/assets/[0-9a-f]{16}/vendor/plotly\.min\.js)"', page)
+    plotly = re.search(r'data-plotly="(/assets/[0-9a-f]{16}/vendor/plotly_basic/'
+                       r'plotly-basic\.min\.js)"', page)
     assert plotly is not None
     js = client.get(plotly.group(1))
     assert js.status_code == 200 and len(js.content) > 1_000_000

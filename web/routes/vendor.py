@@ -1,5 +1,5 @@
-"""What the pages load from the app itself and nowhere else: Plotly's JavaScript (served
-from the installed plotly package) and the Swagger UI of ``/docs`` (from the installed
+"""What the pages load from the app itself and nowhere else: Plotly's JavaScript (its
+vendored partial bundle, web.assets) and the Swagger UI of ``/docs`` (from the installed
 swagger-ui-bundle package)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fastapi import APIRouter
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
-from web.assets import asset_url
+from web.assets import asset_url, plotly_bundle
 
 router = APIRouter(include_in_schema=False)
 
@@ -40,7 +40,7 @@ _SWAGGER_FILES = {"swagger-ui-bundle.js", "swagger-ui.css"}
 @router.get("/static/vendor/plotly.min.js")
 def plotly_js() -> RedirectResponse:
     # The old address: Plotly is served compressed under its content-hashed name.
-    return RedirectResponse(asset_url("vendor/plotly.min.js"), status_code=307)
+    return RedirectResponse(asset_url(plotly_bundle()), status_code=307)
 
 
 @router.get("/static/vendor/swagger/{name}")

@@ -44,7 +44,6 @@
   const failed = new Map();   // deal -> why the server could not analyse it
   const lang = document.documentElement.lang || "";
   let awaited = null;         // the deal the panel is waiting for (its progress is shown)
-  let plotly = null;
   let chartDeal = null;
 
   function el(tag, attrs = {}, ...kids) {
@@ -273,25 +272,12 @@
       el("thead", {}, head), el("tbody", {}, row)));
   }
 
-  function loadPlotly() {
-    if (window.Plotly) return Promise.resolve(window.Plotly);
-    if (!plotly) {
-      plotly = new Promise((resolve, reject) => {
-        const s = el("script", { src: "/static/vendor/plotly.min.js" });
-        s.onload = () => resolve(window.Plotly);
-        s.onerror = reject;
-        document.head.append(s);
-      });
-    }
-    return plotly;
-  }
-
   // The figure comes worded in the page's language (the server words it); only the mark
   // of the step on the table is added here.
   async function renderChart(a, v) {
     const box = document.getElementById("analysis-chart");
     if (!a.swing.data.length) { box.replaceChildren(); chartDeal = null; return; }
-    const P = await loadPlotly().catch(() => null);
+    const P = await window.ledgerPlot.load().catch(() => null);  // plot.js
     if (!P) return;
     const here = a.steps.filter((s) => s.step <= v.step).length - 1;
     const mark = [{ type: "line", x0: here, x1: here, yref: "paper", y0: 0, y1: 1,
@@ -303,8 +289,7 @@
     const layout = JSON.parse(JSON.stringify(a.swing.layout));
     layout.shapes = mark;
     layout.height = 300;
-    await P.newPlot(box, a.swing.data, layout, { displaylogo: false, responsive: true,
-      modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d"] });
+    await P.newPlot(box, a.swing.data, layout, window.ledgerPlot.config());
     chartDeal = a.number;
   }
 

@@ -130,20 +130,6 @@
     gd.on("plotly_click", onAnalysisClick);
   }
 
-  function loadPlotly() {
-    if (window.Plotly) return Promise.resolve(window.Plotly);
-    return new Promise((resolve, reject) => {
-      let s = document.querySelector('script[src="/static/vendor/plotly.min.js"]');
-      if (!s) {
-        s = Object.assign(document.createElement("script"), { src: "/static/vendor/plotly.min.js" });
-        document.head.append(s);
-      }
-      s.addEventListener("load", () => resolve(window.Plotly));
-      s.addEventListener("error", reject);
-      if (window.Plotly) resolve(window.Plotly);
-    });
-  }
-
   async function drawMatchChart() {
     const box = document.getElementById("match-chart");
     const data = document.getElementById("match-chart-data");
@@ -151,9 +137,7 @@
     const fig = JSON.parse(data.textContent);
     if (!fig) return;  // no deal over yet (replay.js puts the step's chart in)
     box.dataset.drawn = "yes";
-    const P = await loadPlotly();
-    await P.newPlot(box, fig.data, fig.layout, { displaylogo: false, responsive: true,
-      modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d"] });
+    await window.ledgerPlot.draw(box, fig);  // plot.js: Plotly fetched now, in the page's words
     box.on("plotly_click", (ev) => {
       const point = ev && ev.points && ev.points[0];
       if (point && point.customdata !== undefined) go(Number(point.customdata));
