@@ -67,7 +67,7 @@ TABLES = """() => [...document.querySelectorAll("table")].filter((t) => {
 SMALL = """([min, selector]) => {
   const shown = (e) => {
     const r = e.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === "hidden") return false;
+    if (!r.width || !r.height || getComputedStyle(e).visibility === "hidden") return false;
     for (let a = e; a; a = a.parentElement) {
       const s = getComputedStyle(a);
       if (s.clipPath !== "none" || a.matches(".visually-hidden, .sr-only")) return false;
@@ -78,8 +78,8 @@ SMALL = """([min, selector]) => {
     // An input drawn as its label (the recorder's choices): the label is the target.
     const target = getComputedStyle(e).opacity === "0" && e.closest("label") || e;
     const r = target.getBoundingClientRect();
-    return [e.outerHTML.slice(0, 90), Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10];
-  }).filter(([, w, h]) => w < min - 0.01 || h < min - 0.01);
+    return [e.outerHTML.slice(0, 90), Math.round(r.width), Math.round(r.height), r.width, r.height];
+  }).filter(([, , , w, h]) => w < min - 0.01 || h < min - 0.01);
 }"""
 CONTROLS = ("a[href], button, input:not([type=hidden]), select, textarea, summary, "
             "[tabindex]:not([tabindex='-1'])")
@@ -158,6 +158,21 @@ def test_every_table_fits_or_scrolls_in_a_labelled_region_and_targets_are_big_en
     assert not small, f"targets under 24 px (step buttons under 44) at {width} px: {small}"
     # The test saw tables that do scroll (the score sheets, the players), not only small ones.
     assert regions >= 4
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_targets_are_big_enough_on_a_wide_screen_too(page: Any, server: Server,
+                                                     lang: str) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_default_timeout(60_000)
+    small = {}
+    for name, path in _pages(server).items():
+        _visit(page, f"{server.url}{path}", lang)
+        few = _small(page, 24)
+        if few:
+            small[name] = few[:6]
+        assert not _bad_tables(page), name
+    assert not small, f"targets under 24 px at 1280 px: {small}"
 
 
 def test_a_scrolled_table_keeps_its_first_column_on_screen(page: Any, server: Server) -> None:
@@ -327,6 +342,26 @@ def test_a_swipe_steps_the_replay(touch_page: Any, server: Server, lang: str) ->
     assert page.locator("#replay").get_attribute("data-step") == "29"
     assert view.evaluate("v => v.scrollLeft") != before
     _shoot(page, f"{lang}-390-replay-swiped")
+
+
+def test_a_tablet_gets_step_buttons_a_finger_can_take(browser: Any, server: Server) -> None:
+    # A touch screen wider than a phone (820 px: the phone layout is off): the step buttons
+    # are 44 px all the same, where a mouse gets smaller ones.
+    sizes = {}
+    for touch in (True, False):
+        context = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=touch,
+                                      is_mobile=touch)
+        try:
+            page = context.new_page()
+            _visit(page, f"{server.url}/matches/{server.id_of('domena-4.json')}/replay?step=30",
+                   "en")
+            sizes[touch] = page.locator(".controls a.btn").evaluate_all(
+                "bs => bs.map(b => { const r = b.getBoundingClientRect();"
+                " return Math.min(r.width, r.height); })")
+        finally:
+            context.close()
+    assert len(sizes[True]) == 6 and min(sizes[True]) >= 44, sizes
+    assert min(sizes[False]) < 44, sizes  # else this test tells nothing of the touch rule
 
 
 # --- the recorder ----------------------------------------------------------------------
