@@ -358,6 +358,12 @@ def test_a_tablet_gets_step_buttons_a_finger_can_take(browser: Any, server: Serv
             sizes[touch] = page.locator(".controls a.btn").evaluate_all(
                 "bs => bs.map(b => { const r = b.getBoundingClientRect();"
                 " return Math.min(r.width, r.height); })")
+            if touch:  # a swipe on the board (not a scroller at this width) steps too
+                box = page.locator(".board-view").bounding_box()
+                assert box is not None
+                y = box["y"] + box["height"] / 2
+                _drag(page, (box["x"] + box["width"] - 20, y), (box["x"] + 20, y))
+                page.wait_for_selector('#replay[data-step="31"]')
         finally:
             context.close()
     assert len(sizes[True]) == 6 and min(sizes[True]) >= 44, sizes

@@ -166,13 +166,16 @@
   // --- touch: swipes, and the board's tile just laid in view ------------------------------
   // A swipe: mostly sideways, long enough and quick; begun on the replay, but not on what
   // scrolls sideways itself (the board on a phone) or takes drags (the slider, a select).
+  // The table leaves sideways moves to the page (app.css: touch-action), not to the browser.
   const SWIPE = { min: 40, slope: 1.5, ms: 1000 };
   let swipe = null;
   document.addEventListener("pointerdown", (ev) => {
     const t = ev.target instanceof Element ? ev.target : null;
     swipe = null;
+    const board = t && t.closest(".board-view");
     if (ev.pointerType === "mouse" || !ev.isPrimary || !t || !t.closest("#replay")
-        || t.closest("input, select, textarea, .board-view")) return;
+        || t.closest("input, select, textarea")
+        || (board && board.scrollWidth > board.clientWidth + 1)) return;
     swipe = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, at: ev.timeStamp };
   });
   document.addEventListener("pointercancel", () => { swipe = null; });
