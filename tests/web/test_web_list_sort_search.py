@@ -95,7 +95,9 @@ def test_a_column_head_orders_the_list_and_again_the_other_way(server: Server) -
     assert 'href="/matches?sort=deals&amp;order=desc"' in got
     got = httpx.get(f"{server.url}/matches", params={"sort": "deals", "order": "desc"}).text
     assert 'href="/matches?sort=deals&amp;order=asc"' in got
-    assert '<input type="hidden" name="sort" value="deals">' in got  # the filters keep it
+    # The filters keep it: the order's choice (shown on phones) holds it, chosen.
+    assert '<option value="deals" selected>' in got
+    assert '<option value="desc" selected>' in got
 
 
 def test_partial_records_and_live_matches_have_their_badges(server: Server) -> None:

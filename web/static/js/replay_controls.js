@@ -6,7 +6,10 @@
 // - a click on a point of a chart opens the step it stands for: the whole-match chart
 //   (each point carries its step) and the Analysis panel's chart (move k of the deal on
 //   the table: the k-th play, draw or pass of the event list);
-// - the whole-match chart, drawn (Plotly loaded) only once its section is opened.
+// - the whole-match chart, drawn (Plotly loaded) only once its section is opened;
+// - on a touch screen a swipe steps: to the left one step on, to the right one back (the
+//   controls are a left-to-right timeline in every language); a phone's board, wider than
+//   the screen, scrolls sideways to keep the tile just laid in view (issue 33).
 // replay.js draws every step into #replay (and says so: "replay:step"); the buttons live
 // inside it, so their state is put back after each step.
 (() => {
@@ -144,6 +147,52 @@
     });
   }
 
+  // --- touch: swipes, and the board's tile just laid in view ------------------------------
+  // A swipe: mostly sideways, long enough and quick; begun on the replay, but not on what
+  // scrolls sideways itself (the board on a phone) or takes drags (the slider, a select).
+  // The table leaves sideways moves to the page (app.css: touch-action), not to the browser.
+  const SWIPE = { min: 40, slope: 1.5, ms: 1000 };
+  let swipe = null;
+  document.addEventListener("pointerdown", (ev) => {
+    const t = ev.target instanceof Element ? ev.target : null;
+    swipe = null;
+    const board = t && t.closest(".board-view");
+    if (ev.pointerType === "mouse" || !ev.isPrimary || !t || !t.closest("#replay")
+        || t.closest("input, select, textarea")
+        || (board && board.scrollWidth > board.clientWidth + 1)) return;
+    swipe = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, at: ev.timeStamp };
+  });
+  document.addEventListener("pointercancel", () => { swipe = null; });
+  document.addEventListener("pointerup", (ev) => {
+    if (!swipe || ev.pointerId !== swipe.id) return;
+    const dx = ev.clientX - swipe.x;
+    const dy = ev.clientY - swipe.y;
+    const quick = ev.timeStamp - swipe.at <= SWIPE.ms;
+    swipe = null;
+    if (!quick || Math.abs(dx) < SWIPE.min || Math.abs(dx) < SWIPE.slope * Math.abs(dy)) return;
+    const { step, last } = current();
+    const to = dx < 0 ? Math.min(last, step + 1) : Math.max(0, step - 1);
+    if (to !== step) go(to);
+  });
+
+  let placed = null;  // the board's scroller once placed (a step keeps it: replay.js morphs)
+  function boardInView() {
+    const view = document.querySelector("#replay .board-view");
+    if (!view || view.scrollWidth <= view.clientWidth + 1) return;
+    // First the board's middle (where the line opened), or the tile just laid if it is out
+    // of sight; a step after keeps where the viewer scrolled to while that tile shows.
+    const tile = view.querySelector(".tile.just-laid");
+    const box = view.getBoundingClientRect();
+    if (view !== placed) view.scrollLeft = (view.scrollWidth - view.clientWidth) / 2;
+    placed = view;
+    if (tile) {
+      const r = tile.getBoundingClientRect();
+      if (r.left < box.left || r.right > box.right) {
+        view.scrollLeft += (r.left + r.right) / 2 - (box.left + box.right) / 2;
+      }
+    }
+  }
+
   // --- wiring -----------------------------------------------------------------------------
   document.addEventListener("click", (ev) => {
     const target = ev.target instanceof Element ? ev.target : null;
@@ -190,6 +239,8 @@
     showState();
     keepPanelInAddress();
     schedule();
+    boardInView();
   });
   showState();
+  boardInView();
 })();
