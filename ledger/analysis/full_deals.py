@@ -264,6 +264,36 @@ class DealSpace:
         return FullDeal(tuple(tuple(tiles_of(h)) for h in hands),
                         tuple(t for t in stock if t is not None))
 
+    def keeps(self, deal: FullDeal) -> bool:
+        """Whether ``deal`` keeps every fact (is one of ``every_deal``): for checking a
+        deal from outside, such as the one the record says was dealt."""
+        if len(deal.hands) != self.facts.seats or len(deal.stock) != self.facts.stock:
+            return False
+        hands = [sum(t.bit for t in h) for h in deal.hands]
+        me = self.facts.seat
+        if hands[me] != self.fixed_hands[me] or any(
+                deal.stock[place] is not tile for place, tile in self.fixed_stock):
+            return False
+        free = sum(t.bit for t in self.tiles)
+        somewhere = 0
+        for t in (*deal.stock, *(t for h in deal.hands for t in h)):
+            somewhere |= t.bit
+        placed = 0
+        for c in self.classes:
+            if c.kind == "hand":
+                got = hands[c.seat]
+                if self.facts.max_doubles and \
+                        (got & _DOUBLES).bit_count() >= self.facts.max_doubles:
+                    return False
+            elif c.kind == "places":
+                got = sum(deal.stock[p].bit for p in c.places)
+            else:
+                got = free & ~somewhere
+            if got & ~c.allowed or got.bit_count() != c.size or got & placed:
+                return False
+            placed |= got
+        return placed == free
+
     # --- the position it makes ------------------------------------------------------
 
     def state_of(self, st: State, deal: FullDeal) -> State:

@@ -1,0 +1,186 @@
+"""The full deals a seat's knowledge admits (ledger/analysis/full_deals.py), checked from
+outside by the rules engine: every sample, replayed through the walk in place of the
+recorded deal (the seat's own hand and draws and every public event unchanged; another
+seat's draws take the sample's stock in order), is legal under the table's rules; the
+deal the record says was dealt is always admitted, and so is every deal a swap of two
+unknown tiles makes that the engine accepts; on small positions the draws' frequencies
+pass a chi-square test against the exact enumeration.
+
+Rules exercised (seed sections): the deal and stock (every seed's "deal" section),
+drawing only without a fitting tile and playing the drawn tile that fits (000 §5, 001,
+002 "Taking your turn", 004 "Turns"), passing only without a move (003 "Passing"), the
+opening tile (000 §3, 001, 002 "Who leads", 003 "Starting the Game", 004 "Match start"),
+Selminha's redeal of a hand dealt four doubles or more (002 "The deal and the boneyard").
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+from ledger.analysis.full_deals import DealSpace, FullDeal
+from ledger.analysis.knowledge_review import Facts, decisions_of
+from ledger.events import Dealt, Drew, Event
+from ledger.formats.reader import MatchRecord, parse_match
+from ledger.rules import all_tables, make_rules
+from ledger.rules.base import Rules
+from ledger.sim.generator import generate_match
+from ledger.walk import Walk
+
+TABLES = [(p, n, o) for p, n, o in all_tables()]
+IDS = [f"{p}-{n}{'-teams' if o else ''}" for p, n, o in TABLES]
+
+
+def _match(preset: str, seats: int, options: dict[str, object], seed: int
+           ) -> tuple[Rules, MatchRecord]:
+    record = parse_match(generate_match(preset, seats, options, seed=seed))
+    return make_rules(preset, seats, options), record
+
+
+def _decisions(rules: Rules, record: MatchRecord, rng: random.Random, k: int) -> list[Facts]:
+    every = list(decisions_of(rules, record.events))
+    return rng.sample(every, min(k, len(every)))
+
+
+def _events(record: MatchRecord) -> list[Event]:
+    events = [e for e in record.events]
+    assert all(e is not None for e in events)
+    return events  # type: ignore[return-value]
+
+
+def replay_errors(rules: Rules, events: Sequence[Event], f: Facts, deal: FullDeal) -> list[str]:
+    """The rules' errors when ``deal`` replaces the recorded one up to ``f.event``."""
+    stock = iter(deal.stock)
+    swapped: list[Event] = [*events[:f.deal_event],
+                            Dealt(hands=deal.hands, stock=deal.stock or None)]
+    for ev in events[f.deal_event + 1:f.event]:
+        if isinstance(ev, Drew):
+            tile = next(stock)
+            if ev.seat == f.seat:
+                assert tile is ev.tile, "the seat's own draw changed"
+            ev = Drew(seat=ev.seat, tile=tile)
+        swapped.append(ev)
+    errors = []
+    for w in Walk(rules, swapped):
+        errors += [f"event {x.event}: {x.code}" for x in w.findings if x.severity == "error"]
+        if not w.readable:
+            errors.append(f"event {w.index} unreadable")
+    return errors
+
+
+def true_deal(events: Sequence[Event], f: Facts) -> FullDeal:
+    ev = events[f.deal_event]
+    assert isinstance(ev, Dealt)
+    hands = tuple(tuple(sorted(h or (), key=lambda t: t.index)) for h in ev.hands)
+    return FullDeal(hands, tuple(ev.stock or ()) if f.constraints.facts.stock else ())
+
+
+def _space(f: Facts) -> DealSpace:
+    assert isinstance(f.constraints, DealSpace)
+    return f.constraints
+
+
+@pytest.mark.parametrize(("preset", "seats", "options"), TABLES, ids=IDS)
+def test_every_sample_replays_legally_and_the_true_deal_is_kept(
+        preset: str, seats: int, options: dict[str, object]) -> None:
+    rng = random.Random(30)
+    for seed in (1, 2):
+        rules, record = _match(preset, seats, options, seed)
+        events = _events(record)
+        for f in _decisions(rules, record, rng, 5):
+            space = _space(f)
+            truth = true_deal(events, f)
+            assert space.keeps(truth), f"the true deal is not kept at event {f.event}"
+            assert replay_errors(rules, events, f, truth) == []
+            for d in space.samples(4, random.Random(f.event)):
+                assert d.hands[f.seat] == truth.hands[f.seat]
+                assert space.keeps(d)
+                assert replay_errors(rules, events, f, d) == [], f"event {f.event}: {d}"
+                st = space.state_of(f.before, d)
+                assert [h.bit_count() for h in st.hands] == \
+                    [f.before.hands[s].bit_count() + f.before.hidden[s] for s in range(seats)]
+
+
+def _swapped(truth: FullDeal, seat: int, fixed: int, rng: random.Random) -> FullDeal:
+    """``truth`` with two tiles outside the seat's hand and ``fixed`` places swapped."""
+    places = [(s, i) for s, h in enumerate(truth.hands) if s != seat for i in range(len(h))]
+    places += [(-1, i) for i in range(len(truth.stock)) if not fixed >> i & 1]
+    hands = [list(h) for h in truth.hands]
+    stock = list(truth.stock)
+
+    def get(p: tuple[int, int]) -> object:
+        return stock[p[1]] if p[0] < 0 else hands[p[0]][p[1]]
+
+    a, b = rng.sample(places, 2)
+    ta, tb = get(a), get(b)
+    for p, t in ((a, tb), (b, ta)):
+        if p[0] < 0:
+            stock[p[1]] = t  # type: ignore[call-overload]
+        else:
+            hands[p[0]][p[1]] = t  # type: ignore[call-overload]
+    return FullDeal(tuple(tuple(sorted(h, key=lambda t: t.index)) for h in hands), tuple(stock))
+
+
+@pytest.mark.parametrize(("preset", "seats", "options"), TABLES, ids=IDS)
+def test_every_deal_the_engine_accepts_is_kept(preset: str, seats: int,
+                                               options: dict[str, object]) -> None:
+    """No fact is stronger than the rules: a deal near the true one (two unknown tiles
+    swapped) that replays legally is admitted, and one that does not is refused."""
+    rng = random.Random(31)
+    rules, record = _match(preset, seats, options, 3)
+    events = _events(record)
+    for f in _decisions(rules, record, rng, 6):
+        space = _space(f)
+        truth = true_deal(events, f)
+        fixed = sum(1 << p for p, _ in space.fixed_stock if space.drawer[p] == f.seat)
+        for _ in range(8):
+            d = _swapped(truth, f.seat, fixed, rng)
+            legal = replay_errors(rules, events, f, d) == [] if _own_draws_kept(
+                events, f, d) else False
+            assert space.keeps(d) == legal, f"event {f.event}: {d}"
+
+
+def _own_draws_kept(events: Sequence[Event], f: Facts, d: FullDeal) -> bool:
+    stock = iter(d.stock)
+    for ev in events[f.deal_event + 1:f.event]:
+        if isinstance(ev, Drew):
+            tile = next(stock)
+            if ev.seat == f.seat and tile is not ev.tile:
+                return False
+    return True
+
+
+def _critical(df: int, z: float = 3.29) -> float:
+    """The chi-square value a statistic with ``df`` degrees of freedom exceeds with
+    probability about 0.0005 (Wilson and Hilferty's cube-root approximation)."""
+    h = 2 / (9 * df)
+    return float(df * (1 - h + z * math.sqrt(h)) ** 3)
+
+
+@pytest.mark.parametrize(("preset", "seats", "options"), TABLES, ids=IDS)
+def test_frequencies_match_the_enumeration(preset: str, seats: int,
+                                           options: dict[str, object]) -> None:
+    tested = 0
+    for seed in range(1, 6):
+        rules, record = _match(preset, seats, options, seed)
+        for f in decisions_of(rules, record.events):
+            space = _space(f)
+            count = space.count()
+            if not 3 <= count <= 40:
+                continue
+            every = list(space.every_deal())
+            assert len(every) == len(set(every)) == count
+            draws = 40 * count
+            seen = Counter(space.samples(draws, random.Random(f.event)))
+            assert set(seen) <= set(every)
+            expected = draws / count
+            stat = sum((seen.get(d, 0) - expected) ** 2 / expected for d in every)
+            assert stat < _critical(count - 1), (f.event, stat, count)
+            tested += 1
+            if tested >= 3:
+                return
+    assert tested, "no small position in these matches"
