@@ -48,6 +48,7 @@ from typing import Any, Literal
 from ledger.analysis.sampling import Inconsistent
 from ledger.engine.board import opening_rank
 from ledger.engine.state import State
+from ledger.rules.base import Rules
 from ledger.tiles import ALL_TILES, SUIT_MASK, Tile, tiles_of
 
 Kind = Literal["play", "draw", "pass"]
@@ -313,6 +314,28 @@ class DealSpace:
         return out
 
 
+def facts_for(rules: Rules, seat: int, step: int, hand: int | None, acts: Sequence[Act],
+              opening: Tile | None, by_rank: bool) -> DealtFacts:
+    """``DealtFacts`` of ``seat`` before event ``step`` from the deal's public moves so far
+    (``acts``, draws with their tiles when the record names them: only the seat's own are
+    kept). ``hand``: its hand as dealt (None: not in the record). ``opening``: the tile the
+    rules made the leader open with, when known; ``by_rank``: the leader had to open with
+    the best tile dealt (then the first tile laid is it)."""
+    if hand is None:
+        raise Inconsistent(f"seat {seat}'s own hand is not in the record")
+    # Another seat's drawn tile stays unseen, whatever the record says; the open numbers
+    # as a set (a double at both ends shows one number).
+    seen = tuple(Act(a.event, a.seat, a.kind,
+                     None if a.kind == "draw" and a.seat != seat else a.tile,
+                     tuple(sorted(set(a.ends)))) for a in acts if a.event < step)
+    if opening is None and by_rank and seen and seen[0].kind == "play":
+        opening = seen[0].tile
+    draws = rules.draws and rules.stock_size > 0
+    return DealtFacts(seat, step, rules.seats, hand, seen, opening if by_rank else None,
+                      rules.redeal_doubles or 0, rules.stock_size if draws else 0,
+                      0 if draws else rules.stock_size)
+
+
 def space_of(facts: DealtFacts) -> DealSpace:
     """The full deals consistent with ``facts`` (``Inconsistent`` when the facts cannot
     all be kept, or the mover's own tiles are not in the record)."""
@@ -411,4 +434,4 @@ def _fits(candidates: int, seat: int, since: int, laid: dict[Tile, tuple[int, in
     return out
 
 
-__all__ = ["Act", "DealSpace", "DealtFacts", "FullDeal", "space_of"]
+__all__ = ["Act", "DealSpace", "DealtFacts", "FullDeal", "facts_for", "space_of"]

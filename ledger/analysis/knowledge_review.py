@@ -31,7 +31,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.analysis.forkpool import fork_map
-from ledger.analysis.full_deals import Act, DealSpace, DealtFacts, FullDeal, space_of
+from ledger.analysis.full_deals import (
+    Act,
+    DealSpace,
+    DealtFacts,
+    FullDeal,
+    facts_for,
+    space_of,
+)
 from ledger.analysis.positions import slots_for, solve, solve_many, with_hands
 from ledger.analysis.review import move_of
 from ledger.analysis.sampling import Constraints, Inconsistent, rng_for
@@ -268,9 +275,6 @@ def seat_facts(work: _Deal, upto: int, seat: int) -> DealtFacts:
     """Every fact ``seat`` knew before event ``upto`` of how ``work``'s deal was dealt
     (``full_deals``): its own hand and draws, every public move, the opening."""
     start = work.start
-    rules = start.rules
-    if start.hidden[seat]:
-        raise Inconsistent(f"seat {seat}'s own hand is not in the record")
     acts = []
     for m in work.moves:
         if m.index >= upto:
@@ -278,18 +282,11 @@ def seat_facts(work: _Deal, upto: int, seat: int) -> DealtFacts:
         tile = m.move.tile
         if m.move.kind == "draw":
             got = m.after.hands[m.seat] & ~m.before.hands[m.seat]
-            # Another seat's draw stays unseen, whatever the record says.
-            tile = next((t for t in ALL_TILES if got & t.bit), None) if m.seat == seat \
-                else None
+            tile = next((t for t in ALL_TILES if got & t.bit), None)
         acts.append(Act(m.index, m.seat, m.move.kind, tile,
                         tuple(n for n in m.before.ends if n != CLOSED)))
-    opening = work.opening
-    if opening is None and work.by_rank and acts and acts[0].kind == "play":
-        opening = acts[0].tile
-    draws = rules.draws and rules.stock_size > 0
-    return DealtFacts(seat, upto, rules.seats, start.hands[seat], tuple(acts),
-                      opening if work.by_rank else None, rules.redeal_doubles or 0,
-                      rules.stock_size if draws else 0, 0 if draws else rules.stock_size)
+    hand = None if start.hidden[seat] else start.hands[seat]
+    return facts_for(start.rules, seat, upto, hand, acts, work.opening, work.by_rank)
 
 
 def seat_space(work: _Deal, upto: int, seat: int) -> DealSpace:

@@ -19,18 +19,23 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 from ledger.analysis.full_deals import DealSpace, FullDeal
+from ledger.analysis.knowledge import iter_knowledge
 from ledger.analysis.knowledge_review import Facts, decisions_of
+from ledger.analysis.sampling import Inconsistent
 from ledger.events import Dealt, Drew, Event
-from ledger.formats.reader import MatchRecord, parse_match
+from ledger.formats.partial import rebuild_hands
+from ledger.formats.reader import MatchRecord, parse_match, read_matches
 from ledger.rules import all_tables, make_rules
 from ledger.rules.base import Rules
 from ledger.sim.generator import generate_match
 from ledger.walk import Walk
 
+ROOT = Path(__file__).resolve().parents[2]
 TABLES = [(p, n, o) for p, n, o in all_tables()]
 IDS = [f"{p}-{n}{'-teams' if o else ''}" for p, n, o in TABLES]
 
@@ -184,3 +189,56 @@ def test_frequencies_match_the_enumeration(preset: str, seats: int,
             if tested >= 3:
                 return
     assert tested, "no small position in these matches"
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("selminha", 3), ("domena", 2), ("arab-block", 2),
+                                               ("sahrat-partner", 4)])
+def test_the_knowledge_carries_the_facts_the_review_samples_from(preset: str, seats: int) -> None:
+    """``knowledge.py`` (the walk's ``SeatKnows.facts``) and the review gather the same
+    facts, each from its own walk."""
+    rules, record = _match(preset, seats, {}, 4)
+    knows = list(iter_knowledge(rules, record.events))
+    checked = 0
+    for f in decisions_of(rules, record.events):
+        assert knows[f.event].seats[f.seat].dealt == _space(f).facts
+        checked += 1
+    assert checked
+
+
+PARTIAL = sorted(p for p in (ROOT / "sample_matches" / "partial").glob("*.json")
+                 if not p.name.endswith(".expected.json"))
+
+
+@pytest.mark.parametrize("path", PARTIAL, ids=lambda p: p.stem)
+def test_partial_records_sample_legal_deals_at_every_decision_of_the_recorder(path: Path
+                                                                           ) -> None:
+    """A record that shows one seat's hand and hides others' draws (no stock): the unseen
+    stock is unknown, not absent; every decision whose mover's hand is known has deals,
+    and they replay legally."""
+    (record,) = list(read_matches(path))
+    assert record.header is not None
+    h = record.header
+    rules = make_rules(h.preset, len(h.seats), h.options)
+    rebuilt, _ = rebuild_hands(list(record.events))
+    events = [e for e in rebuilt if e is not None]
+    assert len(events) == len(rebuilt)
+    decided = 0
+    for work_f in _known_decisions(rules, rebuilt):
+        space = _space(work_f)
+        assert space.count() > 0
+        for d in space.samples(3, random.Random(work_f.event)):
+            assert replay_errors(rules, events, work_f, d) == []
+        decided += 1
+    assert decided
+
+
+def _known_decisions(rules: Rules, events: Sequence[Event | None]) -> list[Facts]:
+    out = []
+    it = decisions_of(rules, events)
+    while True:
+        try:
+            out.append(next(it))
+        except StopIteration:
+            return out
+        except Inconsistent:
+            continue
