@@ -27,12 +27,14 @@ from ledger.analysis.full_deals import DealSpace, FullDeal
 from ledger.analysis.knowledge import iter_knowledge
 from ledger.analysis.knowledge_review import Facts, decisions_of
 from ledger.analysis.sampling import Inconsistent
+from ledger.engine.board import opening_rank
 from ledger.events import Dealt, Drew, Event
 from ledger.formats.partial import rebuild_hands
 from ledger.formats.reader import MatchRecord, parse_match, read_matches
 from ledger.rules import all_tables, make_rules
 from ledger.rules.base import Rules
 from ledger.sim.generator import generate_match
+from ledger.tiles import tiles_of
 from ledger.walk import Walk
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -242,3 +244,40 @@ def _known_decisions(rules: Rules, events: Sequence[Event | None]) -> list[Facts
             return out
         except Inconsistent:
             continue
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("domena", 2), ("selminha", 3)])
+def test_the_facts_hold_only_tiles_the_seat_saw(preset: str, seats: int) -> None:
+    """Hidden information: a seat's facts name no tile it has not seen (another seat's
+    draws stay unnamed, though the record names them)."""
+    rules, record = _match(preset, seats, {}, 6)
+    named_draws = 0
+    for k in iter_knowledge(rules, record.events):
+        for s in k.seats:
+            if s.dealt is None:
+                continue
+            named = {t for t in tiles_of(s.dealt.hand)} | \
+                {a.tile for a in s.dealt.acts if a.tile is not None}
+            assert named <= set(s.seen), (k.step, s.seat)
+            named_draws += sum(1 for a in s.dealt.acts if a.kind == "draw" and a.tile)
+    assert named_draws  # the seat's own draws are named
+
+
+def test_selminha_doubles_and_opening_hold_of_the_hands_as_dealt_after_draws() -> None:
+    """Issue 30's cases, seed 002: no sampled hand was *dealt* four doubles ("If anyone is
+    dealt 4 or more doubles, the tiles are reshuffled"), and no hand was dealt a tile
+    ranked above the opening tile ("the player holding the double six leads"; else the
+    highest double), also at decisions after draws."""
+    rules, record = _match("selminha", 3, {}, 7)
+    after_draws = 0
+    for f in decisions_of(rules, record.events):
+        space = _space(f)
+        opening = space.facts.opening
+        drew = any(a.kind == "draw" for a in space.facts.acts)
+        after_draws += drew
+        for d in space.samples(10, random.Random(f.event)):
+            for hand in d.hands:
+                assert sum(t.is_double for t in hand) < 4
+                if opening is not None:
+                    assert all(opening_rank(t) <= opening_rank(opening) for t in hand)
+    assert after_draws
