@@ -36,6 +36,7 @@ from ledger.analysis.full_deals import (
     DealSpace,
     DealtFacts,
     FullDeal,
+    Kind,
     facts_for,
     space_of,
 )
@@ -212,6 +213,7 @@ class _Deal:
     by_rank: bool = False             # the leader opens with the best tile dealt
     moves: list[_Move] = field(default_factory=list)
     drawn: list[tuple[int, Tile | None]] = field(default_factory=list)
+    acts: list[Act] = field(default_factory=list)  # every public move, as knowledge.py's
     end: State | None = None
     note: str | None = None
 
@@ -245,6 +247,12 @@ def _deals(rules: Rules, events: Sequence[Event | None],
             continue
         if work is None or work.end is not None or not isinstance(ev, MOVES):
             continue
+        if pre.phase == "playing" and (pre.table or isinstance(ev, Played)):
+            # Every move, also while the leader is unknown (a hand hidden): the facts.
+            tile = ev.tile if isinstance(ev, Played) else _drawn(pre, st, ev.seat) \
+                if isinstance(ev, Drew) else None
+            work.acts.append(Act(i, ev.seat, _KIND[type(ev)], tile,
+                                 tuple(n for n in pre.ends if n != CLOSED)))
         if pre.phase == "playing" and pre.to_move is not None:
             legal = legal_moves(pre)
             move = move_of(legal, ev)
@@ -275,18 +283,16 @@ def seat_facts(work: _Deal, upto: int, seat: int) -> DealtFacts:
     """Every fact ``seat`` knew before event ``upto`` of how ``work``'s deal was dealt
     (``full_deals``): its own hand and draws, every public move, the opening."""
     start = work.start
-    acts = []
-    for m in work.moves:
-        if m.index >= upto:
-            break
-        tile = m.move.tile
-        if m.move.kind == "draw":
-            got = m.after.hands[m.seat] & ~m.before.hands[m.seat]
-            tile = next((t for t in ALL_TILES if got & t.bit), None)
-        acts.append(Act(m.index, m.seat, m.move.kind, tile,
-                        tuple(n for n in m.before.ends if n != CLOSED)))
     hand = None if start.hidden[seat] else start.hands[seat]
-    return facts_for(start.rules, seat, upto, hand, acts, work.opening, work.by_rank)
+    return facts_for(start.rules, seat, upto, hand, work.acts, work.opening, work.by_rank)
+
+
+_KIND: dict[type, Kind] = {Played: "play", Drew: "draw", Passed: "pass"}
+
+
+def _drawn(pre: State, st: State, seat: int) -> Tile | None:
+    got = st.hands[seat] & ~pre.hands[seat]
+    return next((t for t in ALL_TILES if got & t.bit), None)
 
 
 def seat_space(work: _Deal, upto: int, seat: int) -> DealSpace:
