@@ -281,3 +281,32 @@ def test_selminha_doubles_and_opening_hold_of_the_hands_as_dealt_after_draws() -
                 if opening is not None:
                     assert all(opening_rank(t) <= opening_rank(opening) for t in hand)
     assert after_draws
+
+
+def test_a_hidden_hand_and_hidden_draws_keep_the_opening_and_replay() -> None:
+    """A live-style record: seat 1's hand and draws hidden, no stock listed, no reveal.
+    The leader is not known when the deal starts, yet the first tile laid is the
+    opening tile (seed 002 "Who leads"), and seat 0's samples replay legally."""
+    obj = generate_match("selminha", 2, {}, seed=3)
+    events_out = []
+    for e in obj["events"]:
+        e = dict(e)
+        if e["type"] == "deal":
+            e["hands"] = [e["hands"][0], None]
+            e.pop("stock", None)
+        if e["type"] == "draw" and e["seat"] == 1:
+            e["tile"] = None
+        if e["type"] not in ("reveal", "deal_end", "match_end"):
+            events_out.append(e)
+    record = parse_match({**obj, "events": events_out})
+    rules = make_rules("selminha", 2, {})
+    events = [e for e in record.events if e is not None]
+    mine = [f for f in _known_decisions(rules, record.events) if f.seat == 0]
+    assert any(f.deal == 0 for f in mine)
+    for f in mine:
+        space = _space(f)
+        if f.deal == 0:  # the first deal: its leader opens with the best tile dealt
+            first = space.facts.acts[0]
+            assert first.kind == "play" and space.facts.opening is first.tile
+        for d in space.samples(3, random.Random(f.event)):
+            assert replay_errors(rules, events, f, d) == []
