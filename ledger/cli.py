@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ledger.analysis import cli as analysis_cli
-from ledger.analysis import cli_stats, cli_whatif
+from ledger.analysis import cli_deals, cli_stats, cli_whatif
 from ledger.exports import cli as exports_cli
 from ledger.i18n import ENGLISH, Counted, Language, Phrase, add_lang_option, chosen_language
 from ledger.i18n.phrases import Worded
@@ -249,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     analysis_cli.register(sub)
     cli_whatif.register(sub)
     cli_stats.register(sub)
+    cli_deals.register(sub)
     jobs_cli.register(sub)
     return parser
 

@@ -39,9 +39,12 @@ from ledger.tiles import Tile, tiles_of
 class SeatKnows:
     """What one seat knows after an event: its hand and the tiles it has seen this deal.
 
-    ``facts`` is the hook for what it can infer (numbers another seat lacks, tiles
-    accounted for): ``None`` until an inference is given to the walk; the knowledge
-    issue makes it exact.
+    ``facts`` is the hook for what it can infer: ``None`` until an inference is given to
+    the walk. ``ledger.analysis.knowledge.seat_facts`` gives a ``SeatKnowledge``: the
+    numbers another seat lacks now, and ``dealt``, every fact the rules give about the
+    deal as dealt (own hand and draws, every public move with the ends it met, the
+    opening, the redeal rule), from which ``ledger.analysis.full_deals`` draws the full
+    deals consistent with them (issue 30).
     """
 
     seat: int

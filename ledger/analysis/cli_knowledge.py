@@ -2,7 +2,8 @@
 knew, beside the hindsight one, and the match report per player.
 
 JSON: each decision of a deal's object gains ``knowledge_lost`` (and its standard error
-``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved), its
+``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved; ``exact``
+true and ``count``, their number, when every consistent deal was solved), its
 ``severity`` by it and ``hindsight_lost`` (``lost`` again, by its measure's name), each
 option ``expected`` and ``stderr``; a decision one of whose sampled deals was too deep to
 solve within the table's limit is not reviewed: ``knowledge_lost`` null and
@@ -77,6 +78,9 @@ def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
         d["hindsight_lost"] = d["lost"]  # the two measures, named as every page names them
         d["severity"] = severity(k.knowledge_lost)
         d["samples"] = k.samples
+        # Every consistent deal solved (no more than K of them): the values are exact.
+        d["exact"] = k.exact
+        d["count"] = k.count
         if not k.reviewed:
             d["not_reviewed"] = TOO_DEEP
         for o in d["options"]:

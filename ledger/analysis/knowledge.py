@@ -16,6 +16,13 @@ and per seat:
   draws. On top of that, a number whose seven tiles the seat has all seen (in its
   hand or on the table) is lacked by everyone else.
 
+Per seat too, ``dealt``: every fact the rules give the seat about how the deal was dealt
+(``full_deals.DealtFacts``: its own hand as dealt and draws, every public move with the
+ends it met, the opening, the redeal rule), from which ``full_deals.space_of`` gives
+the full deals consistent with them: every void kept at its time, whatever was drawn
+since (docs/knowledge-review.md). None before a deal or when the seat's own hand is
+not in the record.
+
 Per step too: ``used_up``, the numbers whose seven tiles all lie on the table,
 with the event that laid the last one ("when all seven tiles of one number are
 down, nobody can play it", seed 000 §4).
@@ -27,6 +34,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.analysis.full_deals import Act, DealtFacts, Kind, facts_for
+from ledger.analysis.sampling import Inconsistent
 from ledger.engine.state import CLOSED, State
 from ledger.events import Dealt, Drew, Event, HandsRevealed, Passed, Played
 from ledger.formats.partial import rebuild_hands
@@ -43,6 +52,7 @@ class SeatKnowledge:
     seen: tuple[Tile, ...]
     unseen: tuple[int, ...]                       # per number 0..6
     lacks: tuple[tuple[int, tuple[int, ...]], ...]  # (other seat, numbers it has none of)
+    dealt: DealtFacts | None = None               # what it knew of the deal as dealt
 
     def lacks_of(self, seat: int) -> tuple[int, ...]:
         return next((nums for s, nums in self.lacks if s == seat), ())
@@ -79,8 +89,15 @@ class Knowledge:
 class _Tracker:
     """What passes and draws have shown so far in the current deal."""
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, rules: Rules) -> None:
+        seats = rules.seats
+        self.rules = rules
         self.seats = seats
+        self.dealt: list[int | None] = [None] * seats   # each hand as dealt (None: hidden)
+        self.acts: list[Act] = []
+        self.opening: Tile | None = None
+        self.by_rank = False
+        self.started = False
         self.seen = [0] * seats
         self.table = 0
         self.lacks: list[set[int]] = [set() for _ in range(seats)]
@@ -89,6 +106,12 @@ class _Tracker:
         self.used_up: dict[int, int] = {}
 
     def deal(self, st: State) -> None:
+        self.dealt = [None if st.hidden[s] else st.hands[s] for s in range(self.seats)]
+        self.acts = []
+        self.opening = st.must_open
+        # With a hand hidden the leader is not known yet, but the rule still holds.
+        self.by_rank = st.must_open is not None or st.to_move is None
+        self.started = True
         for s in range(self.seats):
             self.seen[s] = st.hands[s]
             self.lacks[s] = set()
@@ -97,9 +120,15 @@ class _Tracker:
         self.table = 0
         self.used_up = {}
 
-    def before(self, st: State, ev: Event) -> None:
+    def before(self, st: State, ev: Event, index: int = -1) -> None:
         """Note what an event shows, with ``st`` the state just before it."""
         ends = {n for n in st.ends if n != CLOSED}
+        if isinstance(ev, (Played, Drew, Passed)) and st.phase == "playing" and \
+                (st.table or isinstance(ev, Played)):
+            kind: Kind = "play" if isinstance(ev, Played) else \
+                "draw" if isinstance(ev, Drew) else "pass"
+            tile = None if isinstance(ev, Passed) else ev.tile
+            self.acts.append(Act(index, ev.seat, kind, tile, tuple(sorted(ends))))
         if isinstance(ev, Drew) and st.phase == "playing":
             s = ev.seat
             if not self.drawing[s]:
@@ -148,7 +177,8 @@ class _Tracker:
                     continue
                 shown = set() if self.drawing[other] else self.lacks[other]
                 lacks.append((other, tuple(sorted(shown | accounted))))
-            seats.append(SeatKnowledge(s, tuple(tiles_of(seen)), unseen, tuple(lacks)))
+            seats.append(SeatKnowledge(s, tuple(tiles_of(seen)), unseen, tuple(lacks),
+                                       _dealt_facts_of(self, s, step)))
         return Knowledge(
             step=step,
             deal=st.deal if st.deal >= 0 else None,
@@ -159,10 +189,20 @@ class _Tracker:
         )
 
 
+def _dealt_facts_of(track: _Tracker, seat: int, step: int) -> DealtFacts | None:
+    if not track.started:
+        return None
+    try:
+        return facts_for(track.rules, seat, step, track.dealt[seat], track.acts,
+                         track.opening, track.by_rank)
+    except Inconsistent:
+        return None
+
+
 def iter_knowledge(rules: Rules, events: Sequence[Event | None]) -> Iterator[Knowledge]:
     """The knowledge at step 0 (nothing happened), 1, ... up to the last readable step."""
     rebuilt, _ = rebuild_hands(list(events))
-    track = _Tracker(rules.seats)
+    track = _Tracker(rules)
     walk = Walk(rules, rebuilt, visitors=(_Visit(track),), stop_at_none=True)
     yield track.snapshot(0, walk.state)
     for w in walk:
@@ -178,7 +218,7 @@ class _Visit:
         self.track = track
 
     def before(self, st: State, ev: Event, index: int) -> None:
-        self.track.before(st, ev)
+        self.track.before(st, ev, index)
 
     def after(self, walked: Walked) -> None:
         ev = walked.event

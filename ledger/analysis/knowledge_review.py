@@ -31,14 +31,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.analysis.forkpool import fork_map
-from ledger.analysis.knowledge import Knowledge, iter_knowledge
+from ledger.analysis.full_deals import (
+    Act,
+    DealSpace,
+    DealtFacts,
+    FullDeal,
+    Kind,
+    facts_for,
+    space_of,
+)
 from ledger.analysis.positions import slots_for, solve, solve_many, with_hands
 from ledger.analysis.review import move_of
-from ledger.analysis.sampling import Constraints, Inconsistent, constraints, rng_for, sample
+from ledger.analysis.sampling import Constraints, Inconsistent, rng_for
 from ledger.analysis.solver import MAX_NODES, worth
-from ledger.engine.board import opening_rank
 from ledger.engine.moves import Move, legal_moves
-from ledger.engine.state import State
+from ledger.engine.state import CLOSED, State
 from ledger.events import Dealt, Drew, Event, Passed, Played
 from ledger.findings import Unreadable
 from ledger.formats.partial import rebuild_hands
@@ -96,6 +103,8 @@ class KnowledgeDecision:
     samples: int                     # samples solved (every one drawn, or 0)
     unsolved: int = 0                # 1: a sample could not be solved: not reviewed
     seed: int = 0
+    exact: bool = False              # every consistent deal was solved (``count`` of them)
+    count: int | None = None
 
     @property
     def reviewed(self) -> bool:
@@ -201,8 +210,10 @@ class _Deal:
     pre: State                        # the state before the deal event
     start: State
     opening: Tile | None              # the tile the rules made the leader open with
+    by_rank: bool = False             # the leader opens with the best tile dealt
     moves: list[_Move] = field(default_factory=list)
     drawn: list[tuple[int, Tile | None]] = field(default_factory=list)
+    acts: list[Act] = field(default_factory=list)  # every public move, as knowledge.py's
     end: State | None = None
     note: str | None = None
 
@@ -230,10 +241,18 @@ def _deals(rules: Rules, events: Sequence[Event | None],
             work = None
             if st.redeal_due or (wanted is not None and st.deal not in wanted):
                 continue
-            work = _Deal(st.deal, i, pre, st.copy(), st.must_open)
+            # With a hand hidden the leader is not known yet, but the rule still holds.
+            work = _Deal(st.deal, i, pre, st.copy(), st.must_open,
+                         st.must_open is not None or st.to_move is None)
             continue
         if work is None or work.end is not None or not isinstance(ev, MOVES):
             continue
+        if pre.phase == "playing" and (pre.table or isinstance(ev, Played)):
+            # Every move, also while the leader is unknown (a hand hidden): the facts.
+            tile = ev.tile if isinstance(ev, Played) else _drawn(pre, st, ev.seat) \
+                if isinstance(ev, Drew) else None
+            work.acts.append(Act(i, ev.seat, _KIND[type(ev)], tile,
+                                 tuple(n for n in pre.ends if n != CLOSED)))
         if pre.phase == "playing" and pre.to_move is not None:
             legal = legal_moves(pre)
             move = move_of(legal, ev)
@@ -260,36 +279,34 @@ def _deals(rules: Rules, events: Sequence[Event | None],
 # --- what a seat knew, as constraints on the unseen tiles --------------------------------
 
 
-def seat_constraints(work: _Deal, st: State, know: Knowledge, seat: int,
-                     drawers: Sequence[int]) -> Constraints:
-    """What ``seat`` knew at ``st`` (``know`` is the knowledge at that step) of the tiles it
-    had not seen, with the opening rule's facts (``_Deal.opening``) while they still hold."""
-    rules = st.rules
-    if st.hidden[seat]:
-        raise Inconsistent(f"seat {seat}'s own hand is not in the record")
-    mine = know.seats[seat]
-    others = [s for s in range(rules.seats) if s != seat]
-    seen = sum(t.bit for t in mine.seen)
-    if st.hands[seat] & ~seen or st.table & ~seen:  # pragma: no cover - knowledge.py's promise
-        raise Inconsistent(f"seat {seat}'s knowledge misses its own hand or the table")
-    unseen = ALL & ~seen
-    sizes = [st.hands[s].bit_count() + st.hidden[s] for s in others]
-    lacks = [mine.lacks_of(s) for s in others]
-    in_rest = 0
-    opening = work.opening
-    # The best tile dealt opens, so once it is on the table no hand was dealt a better
-    # one. Once another seat has drawn, a better tile may have reached its hand: from
-    # then on only the voids are used (docs/knowledge-review.md).
-    if opening is not None and st.table & opening.bit and all(s == seat for s in drawers):
-        rank = opening_rank(opening)
-        in_rest = sum(t.bit for t in ALL_TILES if opening_rank(t) > rank)
-    return constraints(unseen, others, sizes, lacks, in_rest=in_rest,
-                       max_doubles=rules.redeal_doubles or 0)
+def seat_facts(work: _Deal, upto: int, seat: int) -> DealtFacts:
+    """Every fact ``seat`` knew before event ``upto`` of how ``work``'s deal was dealt
+    (``full_deals``): its own hand and draws, every public move, the opening."""
+    start = work.start
+    hand = None if start.hidden[seat] else start.hands[seat]
+    return facts_for(start.rules, seat, upto, hand, work.acts, work.opening, work.by_rank)
 
 
-def sampled_state(st: State, seat: int, c: Constraints, deal: Any,
-                  drawn: Sequence[tuple[int, Tile | None]]) -> State:
-    """``st`` with the other hands and the stock of one sampled deal."""
+_KIND: dict[type, Kind] = {Played: "play", Drew: "draw", Passed: "pass"}
+
+
+def _drawn(pre: State, st: State, seat: int) -> Tile | None:
+    got = st.hands[seat] & ~pre.hands[seat]
+    return next((t for t in ALL_TILES if got & t.bit), None)
+
+
+def seat_space(work: _Deal, upto: int, seat: int) -> DealSpace:
+    """The full deals consistent with what ``seat`` knew before event ``upto``."""
+    return space_of(seat_facts(work, upto, seat))
+
+
+def sampled_state(st: State, seat: int, c: Constraints | DealSpace, deal: Any,
+                  drawn: Sequence[tuple[int, Tile | None]] = ()) -> State:
+    """``st`` with the other hands and the stock of one sampled deal (a ``FullDeal`` of a
+    ``DealSpace``; or, for hand-made cases, a ``sampling.Deal`` of the hands held now)."""
+    if isinstance(c, DealSpace):
+        assert isinstance(deal, FullDeal)
+        return c.state_of(st, deal)
     rules = st.rules
     hands = list(st.hands)
     for k, s in enumerate(c.seats):
@@ -336,7 +353,7 @@ class _Question:
 
     st: State
     seat: int
-    c: Constraints | None              # None: whole deals from the state before the deal
+    c: DealSpace | None                # None: whole deals from the state before the deal
     seed: tuple[str, int, str]
     k: int
     drawn: tuple[tuple[int, Tile | None], ...] = ()
@@ -350,11 +367,16 @@ class _Answer:
 
     values: list[Any] | None
     note: str | None = None
+    count: int | None = None           # every consistent deal was solved: how many
 
 
 def _answer(q: _Question, limit: int) -> _Answer:
+    count = None
     try:
-        states = _whole_deals(q) if q.c is None else _drawn_states(q, q.c)
+        if q.c is None:
+            states = _whole_deals(q)
+        else:
+            states, count = _drawn_states(q, q.c)
     except Inconsistent as exc:
         return _Answer(None, str(exc))
     rules = q.st.rules
@@ -376,7 +398,7 @@ def _answer(q: _Question, limit: int) -> _Answer:
                 got = solved.outcome
             seen[key] = got
         out.append(got)
-    return _Answer(out)
+    return _Answer(out, None, count)
 
 
 def _slots(st: State, limit: int) -> int:
@@ -388,13 +410,21 @@ def _slots(st: State, limit: int) -> int:
     return min(room, max(1 << 16, 1 << (2 * limit - 1).bit_length()))
 
 
-def _drawn_states(q: _Question, c: Constraints) -> list[tuple[Any, State]]:
-    rng = rng_for(*q.seed)
+def _drawn_states(q: _Question, c: DealSpace) -> tuple[list[tuple[Any, State]], int | None]:
+    """The positions to solve: every consistent deal when there are no more than ``k``
+    (then their number too: the values are exact), else ``k`` drawn uniformly. Deals that
+    differ only in the past (which tile a seat was dealt or drew and has laid) make the
+    same position: its key is the hands held and the stock still to draw."""
+    count = c.count()
+    if count == 0:
+        raise Inconsistent("no deal fits what is known of the hands")
+    deals = list(c.every_deal()) if count <= q.k else c.samples(q.k, rng_for(*q.seed))
     out = []
-    for _ in range(q.k):
-        d = sample(c, rng)
-        out.append(((d.hands, d.rest), sampled_state(q.st, q.seat, c, d, q.drawn)))
-    return out
+    for d in deals:
+        st = c.state_of(q.st, d)
+        rest = st.stock[st.stock_pos:] if st.stock is not None else ()
+        out.append(((tuple(st.hands), rest), st))
+    return out, (count if count <= q.k else None)
 
 
 def _whole_deals(q: _Question) -> list[tuple[Any, State]]:
@@ -448,10 +478,9 @@ def iter_knowledge_reviews(rules: Rules, events: Sequence[Event | None], key: st
     these events. Each sample's solve may visit at most ``sample_limit`` positions
     (default: the table's, ``table_limit``) and never more than ``max_nodes``.
     """
-    knows = list(iter_knowledge(rules, events))
     wanted = None if deals is None else set(deals)
     limit = min(max_nodes, table_limit(rules) if sample_limit is None else sample_limit)
-    plans = [_plan(work, knows, key, samples, luck, only)
+    plans = [_plan(work, key, samples, luck, only)
              for work in _deals(rules, events, wanted)]
     questions = [q for p in plans for q in p.questions]
     answers = fork_map(lambda i: _answer(questions[i], limit), len(questions), workers)
@@ -459,14 +488,14 @@ def iter_knowledge_reviews(rules: Rules, events: Sequence[Event | None], key: st
         yield _finish(p, [next(answers) for _ in p.questions])
 
 
-def _plan(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, luck: bool,
+def _plan(work: _Deal, key: str, k: int, luck: bool,
           only: Collection[int] | None) -> _Plan:
     plan = _Plan(work, notes=[work.note] if work.note else [])
     for m in work.moves:
-        if not m.choice or m.index >= len(knows) or (only is not None and m.index not in only):
+        if not m.choice or (only is not None and m.index not in only):
             continue
         try:
-            c = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
+            c = seat_space(work, m.index, m.seat)
         except Inconsistent as exc:
             plan.notes.append(f"event {m.index}: {exc}")
             continue
@@ -474,7 +503,7 @@ def _plan(work: _Deal, knows: Sequence[Knowledge], key: str, k: int, luck: bool,
         q = plan.ask(_Question(m.before, m.seat, c, (key, m.index, ""), k, m.drawn, True))
         plan.decisions.append((m, q, seed))
     if luck:
-        _plan_luck(plan, knows, key, k)
+        _plan_luck(plan, key, k)
     return plan
 
 
@@ -520,7 +549,7 @@ def _decision(rules: Rules, m: _Move, got: _Answer, seed: int) -> KnowledgeDecis
     best = max(range(len(legal)), key=lambda j: stats[j][0])
     lost, lost_se = _mean_se([r[best] - r[played] for r in rows])
     return KnowledgeDecision(m.index, m.seat, str(m.move), opts, _r(lost), _r(lost_se),
-                             len(rows), 0, seed)
+                             len(rows), 0, seed, got.count is not None, got.count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,18 +562,17 @@ class Facts:
     before: State
     seat: int
     played: Move
-    constraints: Constraints
+    constraints: Constraints | DealSpace
     drawn: tuple[tuple[int, Tile | None], ...]
     deal_event: int = 0               # the index of the deal's ``deal`` event
 
 
 def decisions_of(rules: Rules, events: Sequence[Event | None]) -> Iterator[Facts]:
     """Every decision of the match (a move with a choice), with what its mover knew."""
-    knows = list(iter_knowledge(rules, events))
     for work in _deals(rules, events, None):
         for m in work.moves:
-            if m.choice and m.index < len(knows):
-                c = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
+            if m.choice:
+                c = seat_space(work, m.index, m.seat)
                 yield Facts(m.index, work.deal, m.before, m.seat, m.move, c, m.drawn,
                             work.index)
 
@@ -566,11 +594,10 @@ def values_over(f: Facts, deals: Sequence[Any], *, max_nodes: int = MAX_NODES,
     return legal, rows
 
 
-def _plan_luck(plan: _Plan, knows: Sequence[Knowledge], key: str, k: int) -> None:
+def _plan_luck(plan: _Plan, key: str, k: int) -> None:
     """The questions of each seat's luck: before and after its deal, and each draw."""
     work = plan.work
     rules = work.start.rules
-    drawn = {m.index: m.drawn for m in work.moves}
     before_deal = plan.ask(_Question(work.pre, 0, None, (key, work.index, "deal"), k))
     # After the deal: what each seat knew once it was dealt, and once the opening tile
     # the rules forced is down (it tells that nobody holds a better one).
@@ -579,26 +606,23 @@ def _plan_luck(plan: _Plan, knows: Sequence[Knowledge], key: str, k: int) -> Non
         dealt, step = work.moves[0].after, work.moves[0].index + 1
     for seat in range(rules.seats):
         try:
-            c = seat_constraints(work, dealt, knows[step], seat, ())
+            c = seat_space(work, step, seat)
         except Inconsistent as exc:
             plan.notes.append(f"luck of seat {seat}: {exc}")
             continue
         after = plan.ask(_Question(dealt, seat, c, (key, work.index, f"deal seat {seat}"), k))
         plan.chances.append((seat, work.index, before_deal, after))
     for m in work.moves:
-        if m.move.kind != "draw" or m.index + 1 >= len(knows):
+        if m.move.kind != "draw":
             continue
         try:
-            cb = seat_constraints(work, m.before, knows[m.index], m.seat, m.drawers)
-            ca = seat_constraints(work, m.after, knows[m.index + 1], m.seat,
-                                  (*m.drawers, m.seat))
+            cb = seat_space(work, m.index, m.seat)
+            ca = seat_space(work, m.index + 1, m.seat)
         except Inconsistent as exc:
             plan.notes.append(f"luck at event {m.index}: {exc}")
             continue
-        jb = plan.ask(_Question(m.before, m.seat, cb, (key, m.index, "before draw"), k,
-                                m.drawn))
-        ja = plan.ask(_Question(m.after, m.seat, ca, (key, m.index, "after draw"), k,
-                                drawn.get(m.index + 1) or tuple(_drawn_after(work, m))))
+        jb = plan.ask(_Question(m.before, m.seat, cb, (key, m.index, "before draw"), k))
+        ja = plan.ask(_Question(m.after, m.seat, ca, (key, m.index, "after draw"), k))
         plan.chances.append((m.seat, m.index, jb, ja))
 
 
@@ -626,15 +650,6 @@ def _seat_luck(plan: _Plan, answers: Sequence[_Answer]) -> tuple[SeatLuck, ...]:
         for s in range(rules.seats))
 
 
-def _drawn_after(work: _Deal, m: _Move) -> list[tuple[int, Tile | None]]:
-    """The stock places drawn once ``m`` (a draw) is made."""
-    tile = m.after.stock[m.after.stock_pos - 1] if m.after.stock else None
-    mine = m.after.hands[m.seat] & ~m.before.hands[m.seat]
-    if tile is None and mine:
-        tile = next(t for t in ALL_TILES if mine & t.bit)
-    return [*m.drawn, (m.seat, tile)]
-
-
 def _result(work: _Deal) -> tuple[int, ...] | None:
     st = work.end
     if st is None or st.last_result is None:
@@ -646,7 +661,63 @@ def _result(work: _Deal) -> tuple[int, ...] | None:
     return tuple(vec)
 
 
-__all__ = ["DEFAULT_SAMPLES", "TABLE_LIMITS", "TABLE_SAMPLES", "TOO_DEEP", "Expected", "Facts",
-           "KnowledgeDeal", "KnowledgeDecision", "Luck", "SeatLuck", "decisions_of",
-           "default_samples", "iter_knowledge_reviews", "sampled_state", "seat_constraints",
-           "table_limit", "values_over"]
+
+
+# --- the samples of one decision (``domino-ledger knowledge``) ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionSamples:
+    """The full deals the review solves for ``seat`` before event ``step`` of ``deal``:
+    every consistent one (``exact``, ``count`` of them) or ``k`` drawn uniformly."""
+
+    deal: int
+    step: int
+    seat: int
+    facts: DealtFacts
+    deals: tuple[FullDeal, ...]
+    exact: bool
+    count: int | None
+    seed: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"deal": self.deal, "step": self.step, "seat": self.seat,
+                "exact": self.exact, "count": self.count, "seed": self.seed,
+                "samples": [d.to_dict() for d in self.deals],
+                "facts": self.facts.to_dict()}
+
+
+class NoSuchDecision(ValueError):
+    """The deal, step or seat asked for is not in the match (the message names it)."""
+
+
+def decision_samples(rules: Rules, events: Sequence[Event | None], deal: int, step: int,
+                     seat: int, k: int, seed: str) -> DecisionSamples:
+    """The samples of ``seat``'s knowledge before event ``step`` (an index into the match's
+    events, within deal ``deal``), drawn as the review draws them with match hash ``seed``."""
+    if not 0 <= seat < rules.seats:
+        raise NoSuchDecision(f"seat {seat}: the table has seats 0 to {rules.seats - 1}")
+    work = next(iter(_deals(rules, events, {deal})), None) if deal >= 0 else None
+    if work is None:
+        raise NoSuchDecision(f"deal {deal}: the match has no such deal that can be read")
+    moves = [m.index for m in work.moves]
+    if step not in moves:
+        span = f"events {moves[0]} to {moves[-1]}" if moves else "no move"
+        raise NoSuchDecision(f"event {step} is not a move of deal {deal} ({span})")
+    facts = seat_facts(work, step, seat)
+    space = space_of(facts)
+    count = space.count()
+    if count == 0:
+        raise Inconsistent("no deal fits what is known of the hands")
+    if count <= k:
+        return DecisionSamples(deal, step, seat, facts, tuple(space.every_deal()), True,
+                               count, seed)
+    return DecisionSamples(deal, step, seat, facts, tuple(space.samples(k, rng_for(seed, step))),
+                           False, None, seed)
+
+
+__all__ = ["DEFAULT_SAMPLES", "TABLE_LIMITS", "TABLE_SAMPLES", "TOO_DEEP", "DecisionSamples",
+           "Expected", "Facts", "KnowledgeDeal", "KnowledgeDecision", "Luck", "NoSuchDecision",
+           "SeatLuck", "decision_samples", "decisions_of", "default_samples",
+           "iter_knowledge_reviews", "sampled_state", "seat_facts", "seat_space", "table_limit",
+           "values_over"]
