@@ -291,7 +291,15 @@
     keep(body);
     const slider = document.getElementById("step-slider");
     if (slider) slider.max = String(last);
-    if (following || want > last) go(last, "step");
+    if (following || want > last) {
+      go(last, "step");
+    } else {
+      // The step on screen stays, drawn again with the new count of steps.
+      const stay = want;
+      ask(stay).then(() => {
+        if (want === stay && drawn.step === stay && frameOf(stay)) draw(stay, "none");
+      }).catch(() => {});
+    }
     return want >= last;
   };
   window.replayAt = () => ({ step: want, last, seat });
