@@ -32,7 +32,9 @@ from ledger.formats.wire import parse_event
 from ledger.rules import make_rules
 from ledger.seatview import tiles_named
 from ledger.sim.generator import generate_match
+from ledger.store.db import open_db
 from tests.seat.leaks import oracle
+from tests.store.conftest import backend, schemas, url  # noqa: F401
 from tests.web.webtest_support import ROOT, SAMPLES, free_port, serving, wait_until_served
 from web.access import Access, Mode
 from web.app import create_app
@@ -46,8 +48,8 @@ SECONDS = 10  # a follower waits at most this long for an event (it comes within
 def keyed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("follow")
     app = create_app(f"sqlite:///{folder / 'l.db'}", access=Access(Mode.KEYS, TOKEN, HOSTS))
-    with serving(app) as url:
-        yield url
+    with serving(app) as address:
+        yield address
 
 
 @dataclass
@@ -193,9 +195,12 @@ def test_every_follower_gets_its_own_view_of_every_step_and_no_hidden_tile(
     assert checked >= 4 * (len(plan) - 1)
 
 
-def test_a_follower_is_told_within_a_second(keyed: str) -> None:
+def test_a_follower_is_told_within_a_second(url: str) -> None:  # noqa: F811
+    """On SQLite (the head read on the event loop) and PostgreSQL (through the pool)."""
     match = generate_match("domena", 2, {}, seed=3)
-    with httpx.Client(base_url=keyed, timeout=30) as c:
+    open_db(url, migrate=True).dispose()   # a new PostgreSQL schema: made as `db upgrade` does
+    app = create_app(url, access=Access(Mode.KEYS, TOKEN, HOSTS))
+    with serving(app) as keyed, httpx.Client(base_url=keyed, timeout=30) as c:
         mid, key = _start(c, match)
         seq = _append(c, mid, 0, match["events"][0], key)
         page = Follower(f"{keyed}/matches/{mid}/follow", {}).start()
