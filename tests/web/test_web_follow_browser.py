@@ -114,6 +114,13 @@ def test_watchers_follow_the_recorder_without_reloading(pages: Pages,  # noqa: F
     match_page.wait_for_function(
         "() => document.querySelector('main').textContent.includes('4 recorded')",
         timeout=SOON_MS)
+    # Another view chosen on the page: its own stream (the old one's steps are not its).
+    watcher.click("#replay .perspective a[data-seat='0']")
+    watcher.wait_for_function("() => new URL(location.href).searchParams.get('seat') === '0'")
+    tap(recorder, CHOICE)
+    waits.append(_shows(watcher, 5, 5))
+    assert watcher.locator("#replay").get_attribute("data-seat") == "table"
+    assert watcher.locator(".seat[data-tiles]:not([data-tiles=''])").count() == 0
     assert watcher.evaluate("window.notReloaded") is True
     assert match_page.evaluate("window.notReloaded") is True
     assert max(waits) < SOON_MS / 1000, waits

@@ -32,9 +32,9 @@
     note.hidden = false;
   }
 
-  function connect() {
+  function connect(view = viewSeat()) {
     if (source) source.close();
-    seat = viewSeat();
+    seat = view;
     heads = 0;
     const url = new URL(note.dataset.src, window.location.href);
     if (replay) {
@@ -131,8 +131,10 @@
   // --- the replay: another view is another stream; a step may put the viewer behind ----
 
   if (replay) {
-    document.addEventListener("replay:step", () => {
-      if (viewSeat() !== seat) connect();
+    // replay.js says which view it drew (the address follows only after the event).
+    document.addEventListener("replay:step", (ev) => {
+      const view = ev.detail && typeof ev.detail.seat === "string" ? ev.detail.seat : viewSeat();
+      if (view !== seat) connect(view);
       show();
     });
     if (latest) {
@@ -145,7 +147,7 @@
   }
 
   window.addEventListener("pagehide", () => { if (source) source.close(); source = null; });
-  window.addEventListener("pageshow", (ev) => { if (ev.persisted) connect(); });
+  window.addEventListener("pageshow", (ev) => { if (ev.persisted) connect(seat); });
   connect();
   show();
   // replay.js runs after this script (both deferred): where the viewer stands, once it has.
