@@ -11,10 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.record.conftest import LAPTOP, PHONE, Pages, pages  # noqa: F401
-from tests.record.helpers import CHOICE, start_match, tap
+from tests.record.helpers import CHOICE, need, start_match, tap
 from tests.web.webtest_support import serving
 from web.access import Access, Mode
 from web.app import create_app
@@ -125,3 +126,43 @@ def test_watchers_follow_the_recorder_without_reloading(pages: Pages,  # noqa: F
     assert match_page.evaluate("window.notReloaded") is True
     assert max(waits) < SOON_MS / 1000, waits
     pages.shot(watcher, "watcher", full_page=False)
+
+
+def test_the_match_page_follows_to_the_end_and_draws_its_chart(pages: Pages,  # noqa: F811
+                                                               keyed_server: str) -> None:
+    """A one-deal match recorded to its end: the watching match page gets its score sheet
+    and score race (drawn by chart.js, which the page had not loaded while no deal was
+    over) and both watchers say the match is no longer recorded."""
+    base = keyed_server
+    recorder = pages.open(LAPTOP)
+    recorder.goto(f"{base}/?token={TOKEN}")
+    match_id = start_match(recorder, base, "sahrat-draw", 2, ["Salma", "Omar"], target=0,
+                           seed="follow-to-the-end")
+    tap(recorder, "#deal-random")
+    match_page = pages.open(LAPTOP)
+    match_page.goto(f"{base}/matches/{match_id}")
+    match_page.wait_for_selector("#follow[data-state='following']")
+    assert match_page.locator("#score-race").count() == 0
+    match_page.evaluate("window.notReloaded = true")
+    watcher = pages.open(LAPTOP)
+    watcher.goto(f"{base}/matches/{match_id}/watch")
+    watcher.wait_for_selector("#follow[data-state='following']")
+    taps = 0
+    while need(recorder) != "over":
+        assert taps < 200, "the match did not end"
+        tap(recorder, CHOICE)
+        taps += 1
+    last = _recorded_steps(base, match_id)
+    _shows(watcher, last, last)
+    watcher.wait_for_selector("#follow[data-state='over']", timeout=SOON_MS)
+    match_page.wait_for_selector("#follow[data-state='over']", timeout=SOON_MS)
+    match_page.wait_for_selector("#score-race.js-plotly-plot", timeout=15_000)
+    assert match_page.locator("#score-sheet tbody tr").count() >= 1
+    assert match_page.evaluate("window.notReloaded") is True
+    pages.shot(match_page, "match-page")
+
+
+def _recorded_steps(base: str, match_id: int) -> int:
+    """The match's last step, as the watch link names it."""
+    where = httpx.get(f"{base}/matches/{match_id}/watch").headers["location"]
+    return int(where.rsplit("step=", 1)[1])
