@@ -24,7 +24,7 @@ from web.deps import page_threads
 from web.doors import Doors
 from web.lang import LanguageCookie
 from web.page_cache import PageCache
-from web.routes import analysis, api, pages, players, record, replay_frames, whatif
+from web.routes import analysis, api, follow, pages, players, record, replay_frames, whatif
 
 
 def create_app(db_url: str | None = None, analysis_settings: Settings | None = None,
@@ -71,5 +71,6 @@ def create_app(db_url: str | None = None, analysis_settings: Settings | None = N
     app.include_router(whatif.router)  # a match under another table's rules
     app.include_router(players.router)  # player statistics across the ledger
     app.include_router(replay_frames.router)  # a deal's replay steps, held by the browser
+    app.include_router(follow.router)  # a live match followed as it is recorded (SSE)
     pages.install(app)  # the pages, the replay, the static files and /docs
     return app

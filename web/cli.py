@@ -77,6 +77,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ledger.store.errors import StoreError, database_errors
     from web.access import serving
     from web.app import create_app
+    from web.serve_workers import GRACEFUL_SECONDS
 
     workers = args.workers or os.cpu_count() or 1
     # One tuple: mypy cannot read a starred call inside an except clause's own tuple.
@@ -99,7 +100,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if workers == 1:
         # The app alone reads forwarding headers (web.access.open_to), from the proxies it
         # is told to trust; uvicorn's own would take them from any process on 127.0.0.1.
-        uvicorn.run(app, host=args.host, port=args.port, proxy_headers=False)
+        uvicorn.run(app, host=args.host, port=args.port, proxy_headers=False,
+                    timeout_graceful_shutdown=GRACEFUL_SECONDS)
         return EXIT_OK
     if args.db:
         os.environ[ENV_VAR] = args.db

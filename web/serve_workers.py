@@ -24,6 +24,10 @@ from typing import Any
 
 RESTART_AFTER = 5.0  # seconds a process must have run to be started again when it dies
 BACKLOG = 2048       # uvicorn's default
+# A stopped server waits this long for the answers still going out, then ends them: a live
+# match's followers (web.follow) hold streams open that would otherwise keep it waiting
+# (sse-starlette ends them on uvicorn's signal; this bounds the rest).
+GRACEFUL_SECONDS = 5
 
 
 def bound(host: str, port: int) -> socket.socket:
@@ -46,7 +50,8 @@ def _serve_one(host: str, port: int) -> None:
     sock = bound(host, port)
     sock.listen(BACKLOG)
     config = uvicorn.Config("web.cli:served_app", factory=True, host=host, port=port,
-                            proxy_headers=False)  # web.access reads them (web/cli.py)
+                            proxy_headers=False,  # web.access reads them (web/cli.py)
+                            timeout_graceful_shutdown=GRACEFUL_SECONDS)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -61,8 +61,9 @@ def serving(app: Any) -> Iterator[str]:
     import uvicorn
 
     port = free_port()
+    # A live match's follow streams (web.follow) end within the grace, as under `serve`.
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on")
+                            lifespan="on", timeout_graceful_shutdown=2)
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

@@ -101,6 +101,7 @@ async def page_error(request: Request, exc: Exception) -> Response:
                           N_("Page not found") if status == 404
                           else N_("Something is not right")))
     links = [("/matches", lang.say("All matches")), ("/import", lang.say("Import a file"))]
+    _watch_links(request.url.path, status, lang, links)
     found = re.match(r"/matches/(\d+)/replay", request.url.path)
     if found and not isinstance(exc, MatchNotFound):
         links.insert(0, (f"/matches/{found.group(1)}/replay?step=0",
@@ -110,6 +111,18 @@ async def page_error(request: Request, exc: Exception) -> Response:
     return templates.TemplateResponse(request, "error.html", {
         "nav": "", "status": status, "title": title,
         "message": message[:1].upper() + message[1:], "links": links}, status_code=status)
+
+
+def _watch_links(path: str, status: int, lang: Language, links: list[tuple[str, str]]
+                 ) -> None:
+    """The recorder's address opened without its key (a spectator given the link): the
+    way to watch the match instead, live (web.follow), and its page."""
+    found = re.match(r"/matches/(\d+)/record(?:/|$)", path)
+    if found is None or status not in (401, 403):
+        return
+    match_id = int(found.group(1))
+    links.insert(0, (f"/matches/{match_id}", lang.say("Match {match}", match=match_id)))
+    links.insert(0, (f"/matches/{match_id}/watch", lang.say("Watch this match live")))
 
 
 def _validation_text(err: Any) -> str:

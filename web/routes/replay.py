@@ -172,6 +172,9 @@ def page_context(match: StoredMatch, fr: Frame, lang: Language,
         "current": _label(match.replay, fr),
         "deals": _deal_groups(match.replay, fr, lang),
         "match_chart": _match_chart(match, sheet, fr, lang, lost, charts),
+        # A live match's replay follows it as it is recorded (templates/_follow.html).
+        "follow": {"id": match_id, "replay": True, "last": fr.last_step,
+                   "status": match.status} if match.origin == "live" else None,
     }
 
 

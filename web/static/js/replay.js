@@ -21,6 +21,7 @@
   let last = Number(root().dataset.last);
   let dealSteps = (root().dataset.dealSteps || "").split(" ").filter(Boolean).map(Number);
   let lastHow = "";
+  let generation = 0;         // moves with each change of a live match (replayLive)
   // The time each draw took (ms, the DOM changed and laid out): benchmarks/replay_step.py.
   const drawTimes = (window.replayDrawTimes = []);
 
@@ -38,11 +39,15 @@
     const view = seat;
     const key = `${view}/${step}`;
     if (asked.has(key)) return asked.get(key);
+    const gen = generation;
     const got = fetch(url, { headers: { Accept: "application/json" } })
       .then((res) => { if (!res.ok) throw new Error(String(res.status)); return res.json(); })
       .then((body) => {
         asked.delete(key);
+        // A live match changed meanwhile (follow.js): this answer is older, ask again.
+        if (gen !== generation) return ask(step);
         if (view === seat) keep(body);  // else another view was chosen meanwhile
+        return undefined;
       })
       .catch((err) => {
         asked.delete(key);
@@ -165,7 +170,7 @@
     void el.offsetHeight;  // laid out: the time below is the whole draw
     drawTimes.push(performance.now() - t0);
     // For replay_controls.js and analysis.js: the step on screen changed.
-    document.dispatchEvent(new CustomEvent("replay:step", { detail: { step } }));
+    document.dispatchEvent(new CustomEvent("replay:step", { detail: { step, seat, last } }));
     idle(parseAhead);
     document.title = `${el.dataset.title} · domino-ledger`;
     dealSteps = (el.dataset.dealSteps || "").split(" ").filter(Boolean).map(Number);
@@ -271,6 +276,33 @@
 
   // For replay_controls.js (autoplay: one step at a time) and analysis.js (mistakes).
   window.replayGo = (step) => go(step, Math.abs(Number(step) - want) === 1 ? "step" : "jump");
+
+  // For follow.js (a live match, issue 33): the steps recorded since, as this view sees
+  // them (the stream's ``steps``: the shape of a /frames answer). A viewer on the newest
+  // step is taken to the new newest; one who stepped back stays (follow.js says newer
+  // steps exist). Every other step held was drawn with the old count of steps: asked for
+  // again when wanted. The answer: whether the page now shows the newest step.
+  window.replayLive = (body) => {
+    if ((body.seat || "") !== seat) return want >= last;  // another view's: not these
+    const following = want >= last;
+    generation += 1;
+    held.clear();
+    spans.length = 0;
+    keep(body);
+    const slider = document.getElementById("step-slider");
+    if (slider) slider.max = String(last);
+    if (following || want > last) {
+      go(last, "step");
+    } else {
+      // The step on screen stays, drawn again with the new count of steps.
+      const stay = want;
+      ask(stay).then(() => {
+        if (want === stay && drawn.step === stay && frameOf(stay)) draw(stay, "none");
+      }).catch(() => {});
+    }
+    return want >= last;
+  };
+  window.replayAt = () => ({ step: want, last, seat });
 
   window.addEventListener("popstate", () => {
     const q = new URLSearchParams(window.location.search);
