@@ -367,8 +367,7 @@ def _answer(q: _Question, limit: int) -> _Answer:
         states = _whole_deals(q) if q.c is None else _drawn_states(q, q.c)
     except Inconsistent as exc:
         said = str(exc)
-        return _Answer(None, said, Why("draws" if "draws recorded" in said else "facts",
-                                       detail=said))
+        return _Answer(None, said, Why(_inconsistent(q.st, said), detail=said))
     rules = q.st.rules
     side = rules.side_of(q.seat)
     seen: dict[Any, Any] = {}
@@ -389,6 +388,14 @@ def _answer(q: _Question, limit: int) -> _Answer:
             seen[key] = got
         out.append(got)
     return _Answer(out)
+
+
+def _inconsistent(st: State, said: str) -> str:
+    """The reason (``unreviewed.REASONS``) a question's deals could not be drawn."""
+    rules = st.rules
+    if rules.draws and rules.stock_size and st.stock is None:
+        return "stock"  # the record names no stock: its draws cannot be placed in it
+    return "draws" if "draws recorded" in said else "facts"
 
 
 def _slots(st: State, limit: int) -> int:
