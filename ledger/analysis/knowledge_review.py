@@ -447,7 +447,8 @@ class _Plan:
     questions: list[_Question] = field(default_factory=list)
     # move, its question (or why it has none), seed
     decisions: list[tuple[_Move, int | Why, int]] = field(default_factory=list)
-    chances: list[tuple[int, int, int, int]] = field(default_factory=list)  # seat, event, qs
+    # seat, event, the questions before and after (or why there is none before)
+    chances: list[tuple[int, int, int | Why, int | Why]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def ask(self, q: _Question) -> int:
@@ -594,13 +595,22 @@ def _plan_luck(plan: _Plan, knows: Sequence[Knowledge], key: str, k: int) -> Non
     work = plan.work
     rules = work.start.rules
     drawn = {m.index: m.drawn for m in work.moves}
-    before_deal = plan.ask(_Question(work.pre, 0, None, (key, work.index, "deal"), k))
+    # Whole deals are drawn from the state before the deal: one the record left unfinished
+    # is no start to deal from.
+    before_deal: int | Why = Why("unfinished") if work.pre.phase == "playing" else \
+        plan.ask(_Question(work.pre, 0, None, (key, work.index, "deal"), k))
     # After the deal: what each seat knew once it was dealt, and once the opening tile
     # the rules forced is down (it tells that nobody holds a better one).
     dealt, step = work.start, work.index + 1
     if work.opening is not None and work.moves and work.moves[0].move.tile is work.opening:
         dealt, step = work.moves[0].after, work.moves[0].index + 1
+    # The record stops before the tile the rules force is down: where it lies is a fact
+    # the sampled deals of the others would not keep.
+    unopened = dealt.table == 0 and dealt.must_open is not None
     for seat in range(rules.seats):
+        if unopened and seat != dealt.to_move:
+            plan.chances.append((seat, work.index, before_deal, Why("short")))
+            continue
         try:
             c = seat_constraints(work, dealt, knows[step], seat, ())
         except Inconsistent as exc:
@@ -633,9 +643,11 @@ def _seat_luck(plan: _Plan, answers: Sequence[_Answer]) -> tuple[SeatLuck, ...]:
     unvalued: dict[int, list[tuple[int, Why]]] = {s: [] for s in range(rules.seats)}
     for seat, event, jb, ja in plan.chances:
         side = rules.side_of(seat)
-        vb, va = answers[jb].values, answers[ja].values
+        got_b = _Answer(None, None, jb) if isinstance(jb, Why) else answers[jb]
+        got_a = _Answer(None, None, ja) if isinstance(ja, Why) else answers[ja]
+        vb, va = got_b.values, got_a.values
         if not vb or not va:
-            failed = answers[jb] if not vb else answers[ja]
+            failed = got_b if not vb else got_a
             why = failed.why or Why("other", detail=failed.note)
             plan.notes.append(f"luck of seat {seat} at event {event}: not valued, {why.text}")
             unvalued[seat].append((event, why))

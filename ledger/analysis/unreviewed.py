@@ -25,6 +25,7 @@ REASONS: dict[str, str] = {
     "draws": N_("the draws recorded do not match the stock"),
     "facts": N_("no deal of the unseen tiles fits what the player knew"),
     "short": N_("the record is too short: it stops before this move's position is known"),
+    "unfinished": N_("the deal before it never ended in the record"),
     "other": N_("the position could not be solved"),
 }
 

@@ -138,3 +138,20 @@ def test_the_report_labels_each_mistake(capsys: pytest.CaptureFixture[str]) -> N
     said = arabic.word(mistake_phrase(unlucky[0]))
     assert "سوء حظ" in said and "bad luck" not in said
     assert "خطأ في اللعب" in arabic.word(mistake_phrase(named[0]))
+
+
+def test_a_deal_started_before_the_last_ended_says_why_its_luck_is_missing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Whole deals cannot be drawn from the middle of an unfinished deal: before, the
+    report stopped on an AssertionError of the solver; now that luck says why it is
+    missing."""
+    cut = SAMPLES / "faulty" / "deal-not-finished.json"
+    assert main(["analyse", str(cut), "--report", "--json", "--samples", "2"]) == 1
+    (obj,) = _lines(capsys)
+    deals = obj["deals"]
+    assert isinstance(deals, list) and len(deals) == 2
+    assert deals[0]["luck_not_valued"] == 0
+    assert deals[1]["luck_not_valued"] == 2 == obj["luck_not_valued"]
+    for s in deals[1]["luck"]:
+        assert [w["code"] for w in s["not_valued"]] == ["unfinished"]
+        assert s["not_valued"][0]["text"] == "the deal before it never ended in the record"
