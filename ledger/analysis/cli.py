@@ -197,7 +197,9 @@ def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,
         print(_match_line(record, rules, seats, report.ok, lang), file=out)
     if args.report:
         return _report_one(record, rules, seats, deals, args, out, lang, report.ok)
-    known = _knowledge(record, rules, deals, args)
+    # With --json each deal carries its luck per seat (and what of it was not valued).
+    known = _knowledge(record, rules, deals, args,
+                       luck=args.json and (args.knowledge or args.samples is not None))
     held: list[KnowledgeDeal] = []
     for review in iter_reviews(rules, record.events, deals, max_nodes=args.search_limit):
         found = True

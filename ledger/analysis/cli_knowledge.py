@@ -5,18 +5,25 @@ JSON: each decision of a deal's object gains ``knowledge_lost`` (and its standar
 ``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved; ``exact``
 true and ``count``, their number, when every consistent deal was solved), its
 ``severity`` by it and ``hindsight_lost`` (``lost`` again, by its measure's name), each
-option ``expected`` and ``stderr``; a decision one of whose sampled deals was too deep to
-solve within the table's limit is not reviewed: ``knowledge_lost`` null and
-``not_reviewed``: "too deep to solve in time" (counted, never valued); the deal gains
-``samples`` (deals drawn per decision) and ``seed`` (the match hash every draw is seeded
-from). ``--report`` prints one object per match: ``{"match": 0, "samples": K, "seed":
-..., "thresholds": {...}, "not_reviewed": n, "report": [{"seat": 0, "player": ...,
-...}, ...]}``: per player ``decisions``,
-``forced``, ``inaccuracies``, ``mistakes``, ``blunders``, ``knowledge_lost`` (summed),
-``mean_knowledge_lost``, ``not_reviewed`` (decisions too deep to solve in time), ``luck``,
-``result``, ``luck_adjusted`` and ``named``: every decision named a mistake of some
-severity (deal, event, played, best, loss, severity); the object's ``not_reviewed`` sums
-the players'.
+option ``expected`` and ``stderr``; a decision that could not be valued (a sampled deal
+beyond the table's limit, no stock known, ...) is not reviewed: ``knowledge_lost`` null,
+``not_reviewed``: why, in English ("limit reached after 1,000,000 positions"), and
+``not_reviewed_why``: ``{"code", "text", "positions"?, "detail"?}``
+(``ledger.analysis.unreviewed``); the deal gains ``samples`` (deals drawn per decision),
+``seed`` (the match hash every draw is seeded from) and, with ``--json``, ``luck``: per
+seat its luck in the deal (``unvalued``: chance events not valued, ``not_valued``: each
+one's event and why) and ``luck_not_valued`` (their sum). ``--report`` prints one object
+per match: ``{"match": 0, "samples": K, "seed": ..., "thresholds": {...},
+"not_reviewed": n, "not_reviewed_why": [...], "luck_not_valued": n, "report": [{"seat":
+0, "player": ..., ...}, ...], "judged": [...], "deals": [...]}``: per player
+``decisions``, ``forced``, ``inaccuracies``, ``mistakes``, ``blunders``,
+``knowledge_lost`` (summed), ``mean_knowledge_lost``, ``not_reviewed`` (decisions not
+valued) and ``not_reviewed_why`` (how many for each reason), ``luck``, ``result``,
+``luck_adjusted``, ``named``: every decision named a mistake of some severity (deal,
+event, played, best, loss, severity, ``kind`` "error_of_play"), ``unlucky``: every
+decision that was the best bet by knowledge yet lost in hindsight (``kind`` "bad_luck",
+``measures.kind_of``), and ``bad_luck`` their number; the object's ``not_reviewed``
+sums the players'; ``deals`` holds each deal's luck per seat as above.
 
 Severity by knowledge loss, in the points the table plays for (the margin between the
 sides on two-side tables, the mover's own points with three or four sides each for
@@ -42,14 +49,19 @@ if TYPE_CHECKING:
     from ledger.rules.base import Rules
 
 from ledger.analysis.measures import (
+    BAD_LUCK,
     BLUNDER,
+    ERROR_OF_PLAY,
     INACCURACY,
+    KIND_LABELS,
     MISTAKE,
     SEVERITIES,
     THRESHOLDS,
     Judged,
+    kind_of,
     severity,
 )
+from ledger.analysis.unreviewed import REASONS, Why, counted
 
 
 def samples_for(rules: Rules, asked: int | None) -> int:
@@ -62,8 +74,6 @@ def samples_for(rules: Rules, asked: int | None) -> int:
 def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
            seed: str) -> dict[str, Any]:
     """``review.to_dict()`` with the knowledge review's values beside the hindsight ones."""
-    from ledger.analysis.knowledge_review import TOO_DEEP
-
     out = review.to_dict()
     out["samples"] = samples
     out["seed"] = seed
@@ -81,14 +91,16 @@ def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
         # Every consistent deal solved (no more than K of them): the values are exact.
         d["exact"] = k.exact
         d["count"] = k.count
-        if not k.reviewed:
-            d["not_reviewed"] = TOO_DEEP
+        if not k.reviewed and k.why is not None:
+            d["not_reviewed"] = k.why.text
+            d["not_reviewed_why"] = k.why.to_dict()
         for o in d["options"]:
             e = k.expected_of(o["move"])
             o["expected"] = None if e is None else e.expected
             o["stderr"] = None if e is None else e.stderr
     if known.luck:
         out["luck"] = [s.to_dict() for s in known.luck]
+        out["luck_not_valued"] = sum(s.unvalued for s in known.luck)
     if known.note:
         out["knowledge_note"] = known.note
     return out
@@ -99,7 +111,8 @@ def decision_text(d: KnowledgeDecision, lang: Language = ENGLISH) -> str:
     from ledger.analysis.review import move_phrase
 
     if d.knowledge_lost is None:
-        return lang.say("by knowledge: not reviewed, too deep to solve in time")
+        why = d.why.phrase() if d.why is not None else Phrase(REASONS["other"])
+        return lang.say("by knowledge: not reviewed: {why}", why=why)
     played = d.expected_of(d.played)
     exp = _num(played.expected if played is not None else None)
     said = severity(d.knowledge_lost)
@@ -140,8 +153,10 @@ class PlayerReport:
     luck: float = 0.0
     result: float = 0.0
     luck_deals: int = 0
-    mistakes: list[dict[str, Any]] = field(default_factory=list)
-    not_reviewed: int = 0              # decisions too deep to solve in time
+    mistakes: list[dict[str, Any]] = field(default_factory=list)   # errors of play
+    not_reviewed: int = 0              # decisions not valued
+    whys: list[Why | dict[str, Any]] = field(default_factory=list)  # why, each
+    unlucky: list[dict[str, Any]] = field(default_factory=list)    # bad luck
 
     @staticmethod
     def of_dict(d: Mapping[str, Any]) -> PlayerReport:
@@ -155,6 +170,8 @@ class PlayerReport:
         p.luck, p.result = d["luck"], d["result"]
         p.mistakes = list(d["named"])
         p.not_reviewed = d.get("not_reviewed", 0)
+        p.whys = [{**w} for w in d.get("not_reviewed_why", ()) for _ in range(w["count"])]
+        p.unlucky = list(d.get("unlucky", ()))
         return p
 
     @property
@@ -168,10 +185,10 @@ class PlayerReport:
             "mistakes": self.counts["mistake"], "blunders": self.counts["blunder"],
             "knowledge_lost": round(self.lost, 4),
             "mean_knowledge_lost": None if self.mean_lost is None else round(self.mean_lost, 4),
-            "not_reviewed": self.not_reviewed,
+            "not_reviewed": self.not_reviewed, "not_reviewed_why": counted(self.whys),
             "luck": round(self.luck, 4), "result": self.result,
             "luck_adjusted": round(self.result - self.luck, 4),
-            "named": self.mistakes,
+            "named": self.mistakes, "bad_luck": len(self.unlucky), "unlucky": self.unlucky,
         }
 
 
@@ -190,16 +207,20 @@ def match_report(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDe
             p.decisions += 1
             if d.knowledge_lost is None:
                 p.not_reviewed += 1
+                p.whys.append(d.why or Why("other"))
                 continue
             p.valued += 1
             p.lost += d.knowledge_lost
             said = severity(d.knowledge_lost)
+            kind = kind_of(d.knowledge_lost, hindsight.get(d.event))
+            entry = {"deal": deal.deal, "event": d.event, "played": d.played,
+                     "best": d.best_moves(), "knowledge_lost": d.knowledge_lost,
+                     "hindsight_lost": hindsight.get(d.event), "severity": said, "kind": kind}
             if said is not None:
                 p.counts[said] += 1
-                p.mistakes.append({"deal": deal.deal, "event": d.event, "played": d.played,
-                                   "best": d.best_moves(), "knowledge_lost": d.knowledge_lost,
-                                   "hindsight_lost": hindsight.get(d.event),
-                                   "severity": said})
+                p.mistakes.append(entry)
+            elif kind == BAD_LUCK:
+                p.unlucky.append(entry)
         for s in deal.luck:
             if s.result is None:
                 continue
@@ -211,7 +232,7 @@ def match_report(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDe
 
 
 # The version of the kept reports: changed whenever what a report holds changes.
-REPORT_VERSION = "3"
+REPORT_VERSION = "4"
 
 
 def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDeal],
@@ -221,11 +242,16 @@ def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeD
     each decision's hindsight loss by its event (``measures.hindsight_losses``)."""
     reports = match_report(rules, seats, deals, hindsight)
     judged = [Judged(deal.deal, d.event, d.seat, d.played, d.knowledge_lost,
-                     (hindsight or {}).get(d.event)).to_dict()
+                     (hindsight or {}).get(d.event),
+                     None if d.why is None else d.why.to_dict()).to_dict()
               for deal in deals for d in deal.decisions]
+    luck = [{"deal": deal.deal, "luck": [s.to_dict() for s in deal.luck],
+             "luck_not_valued": sum(s.unvalued for s in deal.luck)} for deal in deals]
     return {"samples": samples, "seed": seed, "thresholds": dict(THRESHOLDS),
             "not_reviewed": sum(p.not_reviewed for p in reports),
-            "report": [p.to_dict() for p in reports], "judged": judged}
+            "not_reviewed_why": counted(w for p in reports for w in p.whys),
+            "luck_not_valued": sum(d["luck_not_valued"] for d in luck),
+            "report": [p.to_dict() for p in reports], "judged": judged, "deals": luck}
 
 
 def report_text_of(obj: Mapping[str, Any], lang: Language = ENGLISH) -> str:
@@ -272,19 +298,29 @@ def report_text(reports: Sequence[PlayerReport], samples: int,
             inaccuracies=p.counts["inaccuracy"], mistakes=p.counts["mistake"],
             blunders=p.counts["blunder"], mean=_num(p.mean_lost), luck=_num(p.luck),
             result=_num(p.result), adjusted=_num(p.result - p.luck)))
-        if p.not_reviewed:
-            lines.append("      " + lang.say("{count} decisions not reviewed: too deep to solve "
-                                             "in time", count=p.not_reviewed))
-        for m in p.mistakes:
-            lines.append("      " + lang.say("deal {deal}, event {event}: {severity}, lost "
-                                             "{lost} (hindsight {hindsight})", deal=m["deal"],
-                                             event=m["event"],
-                                             severity=Phrase(_SEVERITY[m["severity"]]),
-                                             lost=_num(m["knowledge_lost"]),
-                                             hindsight=_hindsight(m.get("hindsight_lost"))))
+        for w in counted(p.whys):
+            lines.append("      " + lang.say("{count} decisions not reviewed: {why}",
+                                             count=w["count"], why=Why.of_dict(w).phrase()))
+        for m in sorted([*p.mistakes, *p.unlucky], key=lambda m: m["event"]):
+            lines.append("      " + lang.word(mistake_phrase(m)))
     return "\n".join(lines)
 
 
+def mistake_phrase(m: Mapping[str, Any]) -> Phrase:
+    """A report's line for a named mistake (an error of play) or a bad-luck decision."""
+    if m.get("kind", ERROR_OF_PLAY) == BAD_LUCK:
+        return Phrase("deal {deal}, event {event}: {kind}: the best bet by what the player "
+                      "knew (lost {lost}), lost {hindsight} in hindsight", deal=m["deal"],
+                      event=m["event"], kind=Phrase(KIND_LABELS[BAD_LUCK]),
+                      lost=_num(m["knowledge_lost"]),
+                      hindsight=_hindsight(m.get("hindsight_lost")))
+    return Phrase("deal {deal}, event {event}: {kind}: {severity}, lost {lost} (hindsight "
+                  "{hindsight})", deal=m["deal"], event=m["event"],
+                  kind=Phrase(KIND_LABELS[ERROR_OF_PLAY]),
+                  severity=Phrase(_SEVERITY[m["severity"]]), lost=_num(m["knowledge_lost"]),
+                  hindsight=_hindsight(m.get("hindsight_lost")))
+
+
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "REPORT_VERSION", "PlayerReport",
-           "decision_text", "kept_report", "match_report", "merged", "report_object",
-           "report_text", "report_text_of", "samples_for", "severity"]
+           "decision_text", "kept_report", "match_report", "merged", "mistake_phrase",
+           "report_object", "report_text", "report_text_of", "samples_for", "severity"]

@@ -18,9 +18,12 @@ nothing is known: whole deals are drawn (a deal the table would redeal is drawn 
 Every draw is seeded by the match's hash, the event and what it is for
 (``sampling.seed_of``), so a review gives the same numbers every time. Each sample's
 search may visit at most the table's limit of positions (``TABLE_LIMITS``); a decision
-one of whose samples is beyond it is not reviewed ("too deep to solve in time": counted,
-never valued), and likewise a chance event for luck. The questions of a whole match are
-spread over the cores (``forkpool``), with the same numbers as on one.
+one of whose samples is beyond it is not reviewed (counted, never valued), and likewise a
+chance event for luck. Every decision or chance event not valued says why
+(``unreviewed.Why``: "limit reached after N positions", "no stock known", ...). A
+position blocked at the root or finished is valued at once, without a search
+(``positions``). The questions of a whole match are spread over the cores
+(``forkpool``), with the same numbers as on one.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from ledger.analysis.positions import slots_for, solve, solve_many, with_hands
 from ledger.analysis.review import move_of
 from ledger.analysis.sampling import Constraints, Inconsistent, rng_for
 from ledger.analysis.solver import MAX_NODES, worth
+from ledger.analysis.unreviewed import Why, of_note
 from ledger.engine.moves import Move, legal_moves
 from ledger.engine.state import CLOSED, State
 from ledger.events import Dealt, Drew, Event, Passed, Played
@@ -72,12 +76,14 @@ TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {  # (preset, seats, teams)
 }
 # The most positions one sample's search may visit, on tables where a decision's samples
 # early in a deal cannot be solved in time (``benchmarks/review.py``): such a decision
-# is not reviewed (``TOO_DEEP``), never valued from the samples that happened to fit.
+# is not reviewed (``unreviewed.Why``: "limit reached after N positions"), never valued
+# from the samples that happened to fit.
 # About 4 million positions a second here: 1 million is about a quarter of a second
 # (4-seat Fives: a decision with 19 tiles held or fewer fits, one with 20 or more not).
 TABLE_LIMITS: dict[tuple[str, int, bool], int] = {
     ("sahrat-fives", 4, False): 1_000_000,
 }
+# The label every failure had before each said why (kept for readers of old reports).
 TOO_DEEP = "too deep to solve in time"
 ALL = (1 << 28) - 1
 MOVES = (Played, Drew, Passed)
@@ -105,10 +111,11 @@ class KnowledgeDecision:
     seed: int = 0
     exact: bool = False              # every consistent deal was solved (``count`` of them)
     count: int | None = None
+    why: Why | None = None           # why it is not reviewed
 
     @property
     def reviewed(self) -> bool:
-        """False when a sample was too deep to solve in time (then nothing is valued)."""
+        """False when it could not be valued (``why`` says why; then nothing is valued)."""
         return self.knowledge_lost is not None
 
     def best_moves(self) -> list[str]:
@@ -140,7 +147,8 @@ class SeatLuck:
     seat: int
     events: tuple[Luck, ...]
     result: int | None                # the deal's actual value for the seat's side
-    unvalued: int = 0                 # chance events too deep to value (left out)
+    unvalued: int = 0                 # chance events not valued (left out)
+    not_valued: tuple[tuple[int, Why], ...] = ()  # each one's event and why
 
     @property
     def luck(self) -> float:
@@ -154,6 +162,7 @@ class SeatLuck:
         return {"seat": self.seat, "luck": _r(self.luck), "result": self.result,
                 "adjusted": None if self.adjusted is None else _r(self.adjusted),
                 "unvalued": self.unvalued,
+                "not_valued": [{"event": e, **why.to_dict()} for e, why in self.not_valued],
                 "events": [{"event": e.event, "before": _r(e.before), "after": _r(e.after)}
                            for e in self.events]}
 
@@ -368,6 +377,7 @@ class _Answer:
     values: list[Any] | None
     note: str | None = None
     count: int | None = None           # every consistent deal was solved: how many
+    why: Why | None = None
 
 
 def _answer(q: _Question, limit: int) -> _Answer:
@@ -378,7 +388,8 @@ def _answer(q: _Question, limit: int) -> _Answer:
         else:
             states, count = _drawn_states(q, q.c)
     except Inconsistent as exc:
-        return _Answer(None, str(exc))
+        said = str(exc)
+        return _Answer(None, said, why=Why(_inconsistent(q.st, said), detail=said))
     rules = q.st.rules
     side = rules.side_of(q.seat)
     seen: dict[Any, Any] = {}
@@ -388,7 +399,7 @@ def _answer(q: _Question, limit: int) -> _Answer:
         if got is None:
             solved = solve(st, options=q.options, max_nodes=limit, slots=_slots(st, limit))
             if solved.note is not None or solved.outcome is None:
-                return _Answer(None, solved.note or TOO_DEEP)
+                return _Answer(None, solved.note, why=of_note(solved.why, solved.note, limit))
             if q.options:
                 legal = legal_moves(st)
                 if [o.move for o in solved.options] != legal:  # pragma: no cover
@@ -399,6 +410,14 @@ def _answer(q: _Question, limit: int) -> _Answer:
             seen[key] = got
         out.append(got)
     return _Answer(out, None, count)
+
+
+def _inconsistent(st: State, said: str) -> str:
+    """The reason (``unreviewed.REASONS``) a question's deals could not be drawn."""
+    rules = st.rules
+    if rules.draws and rules.stock_size and st.stock is None:
+        return "stock"  # the record names no stock: its draws cannot be placed in it
+    return "draws" if "draws recorded" in said else "facts"
 
 
 def _slots(st: State, limit: int) -> int:
@@ -456,8 +475,10 @@ class _Plan:
 
     work: _Deal
     questions: list[_Question] = field(default_factory=list)
-    decisions: list[tuple[_Move, int, int]] = field(default_factory=list)  # move, q, seed
-    chances: list[tuple[int, int, int, int]] = field(default_factory=list)  # seat, event, qs
+    # move, its question (or why it has none), seed
+    decisions: list[tuple[_Move, int | Why, int]] = field(default_factory=list)
+    # seat, event, the questions before and after (or why there is none before)
+    chances: list[tuple[int, int, int | Why, int | Why]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def ask(self, q: _Question) -> int:
@@ -494,12 +515,14 @@ def _plan(work: _Deal, key: str, k: int, luck: bool,
     for m in work.moves:
         if not m.choice or (only is not None and m.index not in only):
             continue
+        seed = rng_for(key, m.index).getrandbits(32)
         try:
             c = seat_space(work, m.index, m.seat)
         except Inconsistent as exc:
             plan.notes.append(f"event {m.index}: {exc}")
+            own = bool(m.before.hidden[m.seat])
+            plan.decisions.append((m, Why("own-hand" if own else "facts", detail=str(exc)), seed))
             continue
-        seed = rng_for(key, m.index).getrandbits(32)
         q = plan.ask(_Question(m.before, m.seat, c, (key, m.index, ""), k, m.drawn, True))
         plan.decisions.append((m, q, seed))
     if luck:
@@ -513,18 +536,15 @@ def _finish(plan: _Plan, answers: Sequence[_Answer]) -> KnowledgeDeal:
     notes = plan.notes
     out = []
     for m, q, seed in plan.decisions:
-        got = answers[q]
-        if got.values is None and got.note is not None and not _too_deep(got.note):
+        got = _Answer(None, None, why=q) if isinstance(q, Why) else answers[q]
+        if got.values is None and got.note is not None and (got.why is None
+                                                            or got.why.code != "limit"):
             notes.append(f"event {m.index}: {got.note}")
         out.append(_decision(rules, m, got, seed))
     forced = tuple((m.index, m.seat) for m in work.moves if not m.choice)
     seat_luck = _seat_luck(plan, answers) if plan.chances else ()
     return KnowledgeDeal(work.deal, work.index, tuple(out), forced, seat_luck,
                          "; ".join(notes) or None)
-
-
-def _too_deep(note: str) -> bool:
-    return note.startswith("more than")  # solver.TooLarge's words
 
 
 def _mean_se(vals: Sequence[float]) -> tuple[float, float]:
@@ -542,7 +562,8 @@ def _decision(rules: Rules, m: _Move, got: _Answer, seed: int) -> KnowledgeDecis
     played = legal.index(m.move)
     if got.values is None or not rows:
         opts = tuple(Expected(str(mv), None, None) for mv in legal)
-        return KnowledgeDecision(m.index, m.seat, str(m.move), opts, None, None, 0, 1, seed)
+        return KnowledgeDecision(m.index, m.seat, str(m.move), opts, None, None, 0, 1, seed,
+                                 why=got.why or Why("other", detail=got.note))
     stats = [_mean_se([r[j] for r in rows]) for j in range(len(legal))]
     opts = tuple(Expected(str(mv), _r(mu), _r(se)) for mv, (mu, se) in zip(legal, stats,
                                                                            strict=True))
@@ -598,13 +619,22 @@ def _plan_luck(plan: _Plan, key: str, k: int) -> None:
     """The questions of each seat's luck: before and after its deal, and each draw."""
     work = plan.work
     rules = work.start.rules
-    before_deal = plan.ask(_Question(work.pre, 0, None, (key, work.index, "deal"), k))
+    # Whole deals are drawn from the state before the deal: one the record left unfinished
+    # is no start to deal from.
+    before_deal: int | Why = Why("unfinished") if work.pre.phase == "playing" else \
+        plan.ask(_Question(work.pre, 0, None, (key, work.index, "deal"), k))
     # After the deal: what each seat knew once it was dealt, and once the opening tile
     # the rules forced is down (it tells that nobody holds a better one).
     dealt, step = work.start, work.index + 1
     if work.opening is not None and work.moves and work.moves[0].move.tile is work.opening:
         dealt, step = work.moves[0].after, work.moves[0].index + 1
+    # The record stops before the tile the rules force is down: where it lies is a fact
+    # the sampled deals of the others would not keep.
+    unopened = dealt.table == 0 and dealt.must_open is not None
     for seat in range(rules.seats):
+        if unopened and seat != dealt.to_move:
+            plan.chances.append((seat, work.index, before_deal, Why("short")))
+            continue
         try:
             c = seat_space(work, step, seat)
         except Inconsistent as exc:
@@ -631,14 +661,17 @@ def _seat_luck(plan: _Plan, answers: Sequence[_Answer]) -> tuple[SeatLuck, ...]:
     rules = work.start.rules
     result = _result(work)
     per_seat: dict[int, list[Luck]] = {s: [] for s in range(rules.seats)}
-    unvalued = dict.fromkeys(range(rules.seats), 0)
+    unvalued: dict[int, list[tuple[int, Why]]] = {s: [] for s in range(rules.seats)}
     for seat, event, jb, ja in plan.chances:
         side = rules.side_of(seat)
-        vb, va = answers[jb].values, answers[ja].values
+        got_b = _Answer(None, None, why=jb) if isinstance(jb, Why) else answers[jb]
+        got_a = _Answer(None, None, why=ja) if isinstance(ja, Why) else answers[ja]
+        vb, va = got_b.values, got_a.values
         if not vb or not va:
-            plan.notes.append(f"luck of seat {seat} at event {event}: not valued, "
-                              f"{TOO_DEEP}")
-            unvalued[seat] += 1
+            failed = got_b if not vb else got_a
+            why = failed.why or Why("other", detail=failed.note)
+            plan.notes.append(f"luck of seat {seat} at event {event}: not valued, {why.text}")
+            unvalued[seat].append((event, why))
             continue
         before = [worth(rules, o, side) for o in vb]
         after = [worth(rules, o, side) for o in va]
@@ -646,7 +679,7 @@ def _seat_luck(plan: _Plan, answers: Sequence[_Answer]) -> tuple[SeatLuck, ...]:
     return tuple(
         SeatLuck(s, tuple(per_seat[s]),
                  None if result is None else worth(rules, result, rules.side_of(s)),
-                 unvalued[s])
+                 len(unvalued[s]), tuple(unvalued[s]))
         for s in range(rules.seats))
 
 

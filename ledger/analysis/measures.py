@@ -10,6 +10,14 @@ A decision (a move made with a choice) has two measures:
   every hand open. It never names a mistake; it is shown beside the knowledge loss and
   labelled "hindsight" wherever it is shown.
 
+Each decision that lost points is also told apart by its **kind** (``kind_of``):
+
+- an **error of play**: its knowledge loss names it (the best move by what the player
+  knew was another, by ``INACCURACY`` points or more): every named mistake is one;
+- **bad luck**: the move was the best bet by what the player knew (its knowledge loss
+  names nothing: below ``INACCURACY``), yet it lost ``INACCURACY`` points or more in
+  hindsight: only the hidden hands made it lose. Never counted as a mistake.
+
 The report ``analyse --report`` keeps (``cli_knowledge.report_object``) carries both for
 every decision (``judged``), and the Analysis panel, the match page's review table,
 /players, ``stats``, the PDF and the report's text all read them from it.
@@ -21,9 +29,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.i18n.phrases import N_
+
 INACCURACY, MISTAKE, BLUNDER = 2.0, 5.0, 10.0
 SEVERITIES = ("inaccuracy", "mistake", "blunder")
 THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}
+# A decision's kind (``kind_of``), and how pages call it.
+ERROR_OF_PLAY, BAD_LUCK = "error_of_play", "bad_luck"
+KINDS = (ERROR_OF_PLAY, BAD_LUCK)
+KIND_LABELS = {ERROR_OF_PLAY: N_("error of play"), BAD_LUCK: N_("bad luck")}
 # The report's per-player count of each severity.
 COUNTS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -37,6 +51,17 @@ def severity(knowledge_lost: float | None) -> str | None:
     return "mistake" if knowledge_lost < BLUNDER else "blunder"
 
 
+def kind_of(knowledge_lost: float | None, hindsight_lost: float | None) -> str | None:
+    """An error of play (knowledge loss names it) or bad luck (the best bet by knowledge,
+    lost in hindsight); None: neither, or not valued."""
+    if severity(knowledge_lost) is not None:
+        return ERROR_OF_PLAY
+    if knowledge_lost is not None and hindsight_lost is not None \
+            and hindsight_lost >= INACCURACY:
+        return BAD_LUCK
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Judged:
     """One decision under both measures."""
@@ -45,17 +70,26 @@ class Judged:
     event: int
     seat: int
     played: str
-    knowledge_lost: float | None     # None: not reviewed (too deep to solve in time)
+    knowledge_lost: float | None     # None: not reviewed (``not_reviewed`` says why)
     hindsight_lost: int | None       # None: the deal's best play was not worked out
+    not_reviewed: Mapping[str, Any] | None = None   # ``unreviewed.Why.to_dict``
 
     @property
     def severity(self) -> str | None:
         return severity(self.knowledge_lost)
 
+    @property
+    def kind(self) -> str | None:
+        return kind_of(self.knowledge_lost, self.hindsight_lost)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"deal": self.deal, "event": self.event, "seat": self.seat,
-                "played": self.played, "knowledge_lost": self.knowledge_lost,
-                "hindsight_lost": self.hindsight_lost, "severity": self.severity}
+        out = {"deal": self.deal, "event": self.event, "seat": self.seat,
+               "played": self.played, "knowledge_lost": self.knowledge_lost,
+               "hindsight_lost": self.hindsight_lost, "severity": self.severity,
+               "kind": self.kind}
+        if self.not_reviewed is not None:
+            out["not_reviewed"] = dict(self.not_reviewed)
+        return out
 
 
 def hindsight_losses(reviews: Iterable[Any]) -> dict[int, int]:
@@ -84,5 +118,6 @@ def seat_counts(report: Mapping[str, Any]) -> dict[int, dict[str, int]]:
     return out
 
 
-__all__ = ["BLUNDER", "COUNTS", "INACCURACY", "MISTAKE", "SEVERITIES", "THRESHOLDS", "Judged",
-           "hindsight_losses", "hindsight_of", "judged_of", "seat_counts", "severity"]
+__all__ = ["BAD_LUCK", "BLUNDER", "COUNTS", "ERROR_OF_PLAY", "INACCURACY", "KINDS", "KIND_LABELS",
+           "MISTAKE", "SEVERITIES", "THRESHOLDS", "Judged", "hindsight_losses", "hindsight_of",
+           "judged_of", "kind_of", "seat_counts", "severity"]

@@ -8,9 +8,11 @@ thousands of times, so no call may cost more than a small endgame's search befor
 starts. ``solve_many`` solves a batch of independent positions on every core, in one
 call (forked workers, each solving a share of the batch).
 
-Every value is exact. A position that cannot be solved (a hand still hidden, the stock's
-order unknown, more than ``max_nodes`` positions to visit) gets no value and says why
-in ``note``: nothing is guessed.
+Every value is exact. A finished position is its result, and a position blocked at the
+root (nobody can play, nothing left to draw) the rules' block scoring, both without a
+search. A position that cannot be solved (a hand still hidden, the stock's order unknown,
+more than ``max_nodes`` positions to visit) gets no value and says why in ``note``, and
+which of those it is in ``why`` (``WHY``): nothing is guessed.
 """
 
 from __future__ import annotations
@@ -23,9 +25,13 @@ from dataclasses import dataclass
 from ledger.analysis.solver import (
     MAX_NODES,
     DealSolver,
+    HandHidden,
     NotAnalysable,
     Option,
     Outcome,
+    StockUnknown,
+    TooLarge,
+    final_outcome,
     worth,
 )
 from ledger.engine.moves import Move, legal_moves
@@ -61,6 +67,7 @@ class Solved:
     outcome: Outcome | None
     options: tuple[Option, ...] = ()
     note: str | None = None
+    why: str | None = None            # the kind of ``note``: one of ``WHY``
 
     def best_moves(self, st: State) -> tuple[Move, ...]:
         """The options worth the most to the seat to move at ``st``."""
@@ -122,8 +129,12 @@ def solve_many(positions: Sequence[State], *, options: bool = False,
 
 # --- inside ---------------------------------------------------------------------------
 
-# What a worker sends back: the outcome, each legal move's (in legal-move order), a note.
-_Raw = tuple[Outcome | None, tuple[Outcome, ...], str | None]
+# Why a position has no value: more than ``max_nodes`` positions to visit, a hand hidden,
+# the stock's order unknown, who moves unknown.
+WHY = ("limit", "hidden", "stock", "who")
+# What a worker sends back: the outcome, each legal move's (in legal-move order), a note,
+# its kind.
+_Raw = tuple[Outcome | None, tuple[Outcome, ...], str | None, str | None]
 # The batch a forked worker reads (set just before the fork: nothing is pickled to it).
 _BATCH: tuple[Sequence[State], bool, int, int | None] | None = None
 
@@ -141,6 +152,8 @@ def _solve_share(share: range) -> list[_Raw]:
 
 
 def _solve_raw(st: State, options: bool, max_nodes: int, slots: int | None) -> _Raw:
+    if st.phase != "playing":  # over: its result, whatever is hidden (no search to set up)
+        return final_outcome(st), (), None, None
     try:
         solver = DealSolver(st, max_nodes=max_nodes, native_slots=slots or slots_for(st),
                             shared=True,
@@ -148,20 +161,29 @@ def _solve_raw(st: State, options: bool, max_nodes: int, slots: int | None) -> _
         if st.phase == "playing" and st.to_move is None:
             raise NotAnalysable("who moves is not known")
         if not options or st.phase != "playing":
-            return solver.outcome(st, fresh=False), (), None
+            return solver.outcome(st, fresh=False), (), None, None
         found = solver.options(st)
         # On an empty table the position's value is its best option's (``outcome`` would
         # ask for them again).
         best = solver.best_of(st, found) if st.table == 0 else solver.outcome(st, fresh=False)
-        return best, tuple(o.outcome for o in found), None
-    except NotAnalysable as exc:  # TooLarge included: no value, the reason
-        return None, (), str(exc)
+        return best, tuple(o.outcome for o in found), None, None
+    except NotAnalysable as exc:  # no value, the reason
+        return None, (), str(exc), _why(exc)
+
+
+def _why(exc: NotAnalysable) -> str:
+    if isinstance(exc, TooLarge):
+        return "limit"
+    if isinstance(exc, HandHidden):
+        return "hidden"
+    return "stock" if isinstance(exc, StockUnknown) else "who"
 
 
 def _dress(st: State, got: _Raw) -> Solved:
-    outcome, opts, note = got
+    outcome, opts, note, why = got
     moves = legal_moves(st) if opts else []
-    return Solved(outcome, tuple(Option(m, o) for m, o in zip(moves, opts, strict=True)), note)
+    return Solved(outcome, tuple(Option(m, o) for m, o in zip(moves, opts, strict=True)), note,
+                  why)
 
 
-__all__ = ["SMALL_SLOTS", "Solved", "slots_for", "solve", "solve_many", "with_hands"]
+__all__ = ["SMALL_SLOTS", "WHY", "Solved", "slots_for", "solve", "solve_many", "with_hands"]

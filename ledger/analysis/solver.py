@@ -160,6 +160,14 @@ class TooLarge(NotAnalysable):
     """Solving the position exactly would keep more positions than the solver's budget."""
 
 
+class HandHidden(NotAnalysable):
+    """A hand the position needs is not known."""
+
+
+class StockUnknown(NotAnalysable):
+    """The table draws and the stock's order is not known."""
+
+
 class _Overflow(Exception):
     """Raised inside the max-n search when its table reaches the budget."""
 
@@ -438,6 +446,15 @@ def worth(rules: Rules, outcome: Outcome, side: int) -> int:
     return outcome[side]
 
 
+def final_outcome(st: State) -> Outcome:
+    """Points per side of a finished deal (``st``): in-deal scores and its result."""
+    vec = list(st.in_deal)
+    res = st.last_result
+    if res is not None and res.winner is not None:
+        vec[st.rules.side_of(res.winner)] += res.points
+    return tuple(vec)
+
+
 def maxn_key(vec: Outcome, side: int) -> tuple[int, ...]:
     """Max-n preference of ``side`` (higher is better), the tie rule in the module doc."""
     others = [v for s, v in enumerate(vec) if s != side]
@@ -473,12 +490,12 @@ class DealSolver:
         if native is None and _NativeSearch is None:
             _say_python_once()
         if any(start.hidden):
-            raise NotAnalysable("a hand of this deal stays hidden")
+            raise HandHidden("a hand of this deal stays hidden")
         self.rules = rules
         self.deal = start.deal
         self.draws = rules.draws and rules.stock_size > 0
         if self.draws and (start.stock is None or len(start.stock) != rules.stock_size):
-            raise NotAnalysable("the order of the stock is not known")
+            raise StockUnknown("the order of the stock is not known")
         self.stock: tuple[Tile, ...] = tuple(start.stock or ()) if self.draws else ()
         self.boards: _LineBoards | _FivesBoards = (
             _FivesBoards(rules) if rules.fives else _LineBoards())
@@ -516,6 +533,9 @@ class DealSolver:
         """
         if st.phase != "playing":
             return self._final(st)
+        blocked = self._blocked_root(st)
+        if blocked is not None:
+            return self._final(blocked)
         if st.table == 0:
             if self.rules.sides == 2 and not self.rules.fives and self._native is not None:
                 return self._opening(st)
@@ -641,7 +661,7 @@ class DealSolver:
 
     def margin(self, st: State) -> int:
         """Two sides: side 0's points minus side 1's from ``st`` on, under best play."""
-        if st.phase != "playing" or st.table == 0:
+        if st.phase != "playing" or st.table == 0 or self._blocked_root(st) is not None:
             out = self.outcome(st)
             return out[0] - out[1] - (st.in_deal[0] - st.in_deal[1])
         p = self._load(st)
@@ -713,11 +733,22 @@ class DealSolver:
     # --- positions ------------------------------------------------------------------
 
     def _final(self, st: State) -> Outcome:
-        vec = list(st.in_deal)
-        res = st.last_result
-        if res is not None and res.winner is not None:
-            vec[self.rules.side_of(res.winner)] += res.points
-        return tuple(vec)
+        return final_outcome(st)
+
+    def _blocked_root(self, st: State) -> State | None:
+        """When nobody can play at ``st`` and nothing is left to draw: the position after
+        the pass that proves the block, scored by the engine (the rules' block scoring).
+        A search never starts from there: it only finds a block after a move, so from a
+        blocked root it would pass round the table for ever."""
+        if st.phase != "playing" or st.table == 0 or st.to_move is None or any(st.hidden):
+            return None
+        if self.draws and st.stock_left > 0:
+            return None
+        fits = st.fit_mask()
+        if any(h & fits for h in st.hands):
+            return None
+        after = self.play(st, Move("pass"))
+        return after if after.phase != "playing" else None
 
     def _line_outcome(self, st: State, m0: int) -> Outcome:
         """Two sides with Fives: follow the first best move at every turn to the end."""
@@ -739,7 +770,7 @@ class DealSolver:
     def _load(self, st: State) -> int:
         """Copy a state's hands into the search; the seat to move."""
         if any(st.hidden):
-            raise NotAnalysable("a hand stays hidden at this position")
+            raise HandHidden("a hand stays hidden at this position")
         if st.deal != self.deal or st.to_move is None:
             raise ValueError("this position is not one of this deal's")
         if not self.draws and any(h & ~self._owners[s] for s, h in enumerate(st.hands)):
@@ -1570,5 +1601,5 @@ def _sub(a: Outcome, b: Outcome) -> Outcome:
     return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
-__all__ = ["MAX_POSITIONS", "DealSolver", "NotAnalysable", "Option", "Outcome", "TooLarge",
-           "maxn_key", "worth"]
+__all__ = ["MAX_POSITIONS", "DealSolver", "HandHidden", "NotAnalysable", "Option", "Outcome",
+           "StockUnknown", "TooLarge", "final_outcome", "maxn_key", "worth"]

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from fpdf.fonts import FontFace
 
+from ledger.analysis.measures import BAD_LUCK, ERROR_OF_PLAY, KIND_LABELS
+from ledger.analysis.unreviewed import Why
 from ledger.i18n import Phrase
 from ledger.i18n.phrases import N_
 
@@ -47,10 +49,9 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
     _line(pdf, lang.say("Review by what the player knew"), size=15, bold=True, height=7.5)
     _line(pdf, lang.say("{samples} deals sampled per decision; lower loss is better",
                         samples=report["samples"]), size=9, grey=True)
-    not_reviewed = report.get("not_reviewed", 0)
-    if not_reviewed:
-        _line(pdf, lang.say("{count} decisions not reviewed: too deep to solve in time "
-                            "(counted, never valued).", count=not_reviewed), size=9, grey=True)
+    for w in report.get("not_reviewed_why", ()):
+        _line(pdf, lang.say("{count} decisions not reviewed: {why} (counted, never valued).",
+                            count=w["count"], why=Why.of_dict(w).phrase()), size=9, grey=True)
     pdf.ln(2)
     heads = [lang.say("Player"), lang.say("Decisions"), lang.say("Forced"),
              lang.say("Inaccuracies"), lang.say("Mistakes"), lang.say("Blunders"),
@@ -78,6 +79,9 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
     _line(pdf, lang.say("Points lost by what the player knew: an inaccuracy from {a}, a "
                         "mistake from {b}, a blunder from {c}.", a=f"{t['inaccuracy']:g}",
                         b=f"{t['mistake']:g}", c=f"{t['blunder']:g}"), size=9)
+    _line(pdf, lang.say("Error of play: the best move by what the player knew was another. "
+                        "Bad luck: the move was the best bet by what the player knew; only "
+                        "the hidden hands made it lose (in hindsight)."), size=9)
     pdf.ln(2)
     _mistakes(pdf, report, _line)
 
@@ -86,7 +90,8 @@ def _mistakes(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line) -> None:
     from ledger.analysis.review import move_phrase
 
     lang = pdf.words
-    named = sorted(((m, p["player"]) for p in report["report"] for m in p["named"]),
+    named = sorted(((m, p["player"]) for p in report["report"]
+                    for m in [*p["named"], *p.get("unlucky", ())]),
                    key=lambda mp: mp[0]["event"])
     if not named:
         _line(pdf, lang.say("No move lost {a} points or more by what its player knew.",
@@ -94,10 +99,14 @@ def _mistakes(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line) -> None:
         return
     for m, player in named[:MAX_MISTAKES]:
         best = lang.join([lang.word(move_phrase(b)) for b in m["best"]])
+        kind = m.get("kind") or ERROR_OF_PLAY
+        said = Phrase(KIND_LABELS[kind]) if kind == BAD_LUCK else Phrase(
+            "{kind}, {severity}", kind=Phrase(KIND_LABELS[kind]),
+            severity=Phrase(_SEVERITY[m["severity"]]))
         _line(pdf, lang.say("step {step}, deal {deal}: {severity}: {player} played {played}; "
                             "best bet {best}; lost {lost} (hindsight {hindsight})",
                             hindsight=_hindsight(m.get("hindsight_lost")), step=m["event"] + 1,
-                            deal=m["deal"] + 1, severity=Phrase(_SEVERITY[m["severity"]]),
+                            deal=m["deal"] + 1, severity=said,
                             player=shortened(player, 24), played=lang.word(
                                 move_phrase(m["played"])), best=best,
                             lost=_num(m["knowledge_lost"])), size=8.5, height=4.5)

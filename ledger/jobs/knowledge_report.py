@@ -20,7 +20,15 @@ from ledger.analysis.cli_knowledge import (
     report_object,
     samples_for,
 )
-from ledger.analysis.measures import BLUNDER, INACCURACY, MISTAKE, SEVERITIES, hindsight_of
+from ledger.analysis.measures import (
+    BLUNDER,
+    ERROR_OF_PLAY,
+    INACCURACY,
+    KINDS,
+    MISTAKE,
+    SEVERITIES,
+    hindsight_of,
+)
 from ledger.analysis.review import Progress
 from ledger.formats.canonical import match_hash
 from ledger.jobs.deal_analysis import Task
@@ -74,13 +82,15 @@ def build_report(task: Task, progress: Progress | None = None) -> dict[str, Any]
 
 
 def shown(report: dict[str, Any], match_id: int) -> dict[str, Any]:
-    """The report as the match page lays it out: players, and every named mistake (in the
-    order of the match) with the replay address of the step that shows it (event e is
-    shown at step e + 1)."""
+    """The report as the match page lays it out: players, and every named mistake (an error
+    of play) and bad-luck decision (in the order of the match, each with its ``kind``) with
+    the replay address of the step that shows it (event e is shown at step e + 1), and why
+    decisions were not reviewed (``not_reviewed_why``: a count per reason)."""
     mistakes = []
     for p in report["report"]:
-        for m in p["named"]:
-            mistakes.append({"hindsight_lost": None, **m, "seat": p["seat"],
+        for m in [*p["named"], *p.get("unlucky", ())]:
+            mistakes.append({"hindsight_lost": None, "kind": ERROR_OF_PLAY, **m,
+                             "seat": p["seat"],
                              "player": p["player"],
                              "step": m["event"] + 1,
                              "href": f"/matches/{match_id}/replay?step={m['event'] + 1}"})
@@ -89,8 +99,9 @@ def shown(report: dict[str, Any], match_id: int) -> dict[str, Any]:
                                                   for p in report["report"]))
     return {"samples": report["samples"], "players": report["report"],
             "not_reviewed": not_reviewed,
+            "not_reviewed_why": list(report.get("not_reviewed_why", ())),
             "mistakes": mistakes, "thresholds": report.get("thresholds", THRESHOLDS),
-            "severities": SEVERITIES}
+            "severities": SEVERITIES, "kinds": KINDS}
 
 
 @dataclass

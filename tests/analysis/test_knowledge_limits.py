@@ -14,7 +14,6 @@ import pytest
 from ledger.analysis.cli_knowledge import decision_text, match_report, report_object, report_text
 from ledger.analysis.forkpool import WorkerFailed, fork_map
 from ledger.analysis.knowledge_review import (
-    TOO_DEEP,
     KnowledgeDeal,
     default_samples,
     iter_knowledge_reviews,
@@ -50,7 +49,10 @@ def test_a_fives_deal_marks_its_early_decisions_not_reviewed() -> None:
     # The first decisions hold 27 tiles: tens of millions of positions a sample.
     assert not first.reviewed and first.knowledge_lost is None and first.samples == 0
     assert all(o.expected is None for o in first.options)
-    assert "not reviewed" in decision_text(first)
+    assert first.why is not None and first.why.code == "limit"
+    assert first.why.positions == table_limit(rules)
+    assert decision_text(first) == ("by knowledge: not reviewed: limit reached after "
+                                    f"{table_limit(rules):,} positions")
     assert last.reviewed and (last.samples == k or last.exact and last.samples == last.count)
     reviewed = [d.reviewed for d in deal.decisions]
     assert reviewed.count(False) >= 3 and reviewed.count(True) >= 3
@@ -60,7 +62,12 @@ def test_a_fives_deal_marks_its_early_decisions_not_reviewed() -> None:
     assert sum(p.valued for p in reports) == reviewed.count(True)
     obj = report_object(rules, ["a", "b", "c", "d"], [deal], k, "seed")
     assert obj["not_reviewed"] == reviewed.count(False)
-    assert "not reviewed: too deep to solve in time" in report_text(reports, k)
+    assert obj["not_reviewed_why"] == [{"code": "limit", "positions": table_limit(rules),
+                                        "text": "limit reached after 1,000,000 positions",
+                                        "count": reviewed.count(False)}]
+    assert "decisions not reviewed: limit reached after 1,000,000 positions" in \
+        report_text(reports, k)
+    assert "too deep" not in report_text(reports, k)
 
 
 def test_the_limit_changes_no_value_of_a_decision_it_lets_through() -> None:
@@ -82,7 +89,8 @@ def test_a_lower_limit_leaves_a_decision_out_whole() -> None:
                                     only={d.event}, sample_limit=1000, workers=1)
     (got,) = low.decisions
     assert not got.reviewed and got.unsolved == 1 and got.samples == 0
-    assert TOO_DEEP == "too deep to solve in time"
+    assert got.why is not None and got.why.to_dict() == {
+        "code": "limit", "positions": 1000, "text": "limit reached after 1,000 positions"}
 
 
 @pytest.mark.slow(reason="a four-seat match reviewed twice: 5-10 s")

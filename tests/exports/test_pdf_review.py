@@ -97,7 +97,11 @@ def test_the_export_command_adds_the_page_the_ledger_keeps(
     assert main(["analyse", mid, "--db", url, "--report", "--samples", str(K), "--json"]) == 0
     kept = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert main(["export", mid, "--db", url, "--format", "pdf", "-o", str(out)]) == 0
-    (page,) = [p for p in _pages(out.read_bytes())
-               if p.startswith("Review by what the player knew")]
+    pages = _pages(out.read_bytes())
+    (at,) = [i for i, p in enumerate(pages) if p.startswith("Review by what the player knew")]
+    page = "\n".join(pages[at:])  # its list may run onto the next page
     assert f"{K} deals sampled per decision" in page
-    assert page.count("best bet") == sum(len(p["named"]) for p in kept["report"])
+    assert page.count("; best bet ") == sum(len(p["named"]) + len(p["unlucky"])
+                                         for p in kept["report"])
+    assert page.count("error of play") == sum(len(p["named"]) for p in kept["report"])
+    assert page.count("bad luck") == sum(len(p["unlucky"]) for p in kept["report"])

@@ -113,9 +113,18 @@ def test_the_match_page_shows_players_mistakes_and_the_legend(
     rows = re.findall(r'<tr data-seat="(\d+)">', html)
     assert rows == [str(p["seat"]) for p in report["report"]]
     assert "from 2, a mistake from 5, a blunder from 10" in html
-    named = sorted((m["event"], p["seat"]) for p in report["report"] for m in p["named"])
+    named = sorted((m["event"], p["seat"]) for p in report["report"]
+                   for m in [*p["named"], *p["unlucky"]])
     links = re.findall(r'data-event="(\d+)">\s*<a class="where" href="([^"]+)"', html)
     assert [int(e) for e, _ in links] == [e for e, _ in named]
+    # Each is labelled: an error of play (a named mistake) or bad luck.
+    kinds = re.findall(r'data-kind="(\w+)" data-event', html)
+    assert kinds.count("error_of_play") == sum(len(p["named"]) for p in report["report"])
+    assert kinds.count("bad_luck") == sum(len(p["unlucky"]) for p in report["report"])
+    assert html.count('<span class="review-kind">error of play</span>') == \
+        kinds.count("error_of_play")
+    assert html.count('<span class="review-kind">bad luck</span>') == kinds.count("bad_luck")
+    assert 'id="review-kinds"' in html
     for event, href in links:
         assert href == f"/matches/{mid}/replay?step={int(event) + 1}"
 
@@ -127,11 +136,23 @@ def test_the_severity_filter_lists_only_that_kind(site: tuple[str, str, int],
     base, _url, mid = site
     report = reviewed["last"].json()
     html = httpx.get(f"{base}/matches/{mid}", params={"review": severity}).text
-    listed = re.findall(r'<li class="\w+" data-severity="(\w+)" data-event', html)
+    listed = re.findall(r'<li class="\w+" data-severity="(\w*)" data-kind', html)
     want = sum(1 for p in report["report"] for m in p["named"] if m["severity"] == severity)
     assert listed == [severity] * want
     if not want:
         assert 'id="review-none"' in html
+
+
+def test_the_bad_luck_filter_lists_only_bad_luck(site: tuple[str, str, int],
+                                                reviewed: dict[str, Any]) -> None:
+    base, _url, mid = site
+    report = reviewed["last"].json()
+    html = httpx.get(f"{base}/matches/{mid}", params={"review": "bad_luck"}).text
+    listed = re.findall(r'data-kind="(\w+)" data-event', html)
+    want = sum(len(p["unlucky"]) for p in report["report"])
+    assert listed == ["bad_luck"] * want
+    assert all(m["kind"] == "bad_luck" and m["severity"] is None
+               for p in report["report"] for m in p["unlucky"])
 
 
 def test_the_page_in_arabic_has_the_review(site: tuple[str, str, int],
@@ -203,12 +224,15 @@ def test_the_pdf_sheet_has_the_review_page(site: tuple[str, str, int],
     report = reviewed["last"].json()
     data = httpx.get(f"{base}/matches/{mid}/sheet.pdf").content
     pages = [p.extract_text() for p in PdfReader(io.BytesIO(data)).pages]
-    (page,) = [p for p in pages if p.startswith("Review by what the player knew")]
+    (at,) = [i for i, p in enumerate(pages) if p.startswith("Review by what the player knew")]
+    page = "\n".join(pages[at:])  # its list may run onto the next page
     for p in report["report"]:
         assert p["player"] in page
     named = sum(len(p["named"]) for p in report["report"])
+    unlucky = sum(len(p["unlucky"]) for p in report["report"])
     assert named > 0  # the sample has mistakes to list: the list below is not empty
-    assert page.count("best bet") == named
+    assert page.count("; best bet ") == named + unlucky
+    assert page.count("error of play") == named and page.count("bad luck") == unlucky
 
 
 def test_a_live_deal_hides_the_review_from_all_but_its_recorder(tmp_path: Path) -> None:

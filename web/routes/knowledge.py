@@ -17,8 +17,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from ledger.analysis.measures import SEVERITIES
+from ledger.analysis.measures import BAD_LUCK, ERROR_OF_PLAY, KIND_LABELS, SEVERITIES
 from ledger.analysis.review import move_phrase
+from ledger.analysis.unreviewed import Why
 from ledger.jobs.knowledge_report import VERSION, shown
 from ledger.jobs.service import AnalysisError, Pending
 from ledger.store.handles import Connection
@@ -70,10 +71,13 @@ def _part(request: Request, conn: Connection, match: StoredMatch, jobs: Jobs,
     for m in review["mistakes"]:
         m["played_worded"] = lang.word(move_phrase(m["played"]))
         m["best_worded"] = [lang.word(move_phrase(b)) for b in m["best"]]
-    wanted = severity if severity in SEVERITIES else None
+        m["kind_worded"] = lang.say(KIND_LABELS.get(m["kind"], KIND_LABELS[ERROR_OF_PLAY]))
+    for w in review["not_reviewed_why"]:
+        w["worded"] = lang.word(Why.of_dict(w).phrase())
+    wanted = severity if severity in (*SEVERITIES, BAD_LUCK) else None
     review["filter"] = wanted
     review["listed"] = [m for m in review["mistakes"]
-                        if wanted is None or m["severity"] == wanted]
+                        if wanted is None or wanted in (m["severity"], m["kind"])]
     return {"review": review}
 
 
