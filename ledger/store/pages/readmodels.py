@@ -1,7 +1,7 @@
 """Read models: the score sheet's deal rows, match summaries and per-player totals.
 
 All three are computed from a match's derived events (what the rules said)
-by ``compute`` (``ledger.store.computed``: no database); the importer, live
+by ``compute`` (``ledger.store.pages.computed``: no database); the importer, live
 recording and ``rebuild`` all go through it, so a rebuild gives the same rows
 as the writes did. Player totals are sums of each match's contribution: a write
 adds its match's contribution (or the change of it), a rebuild sums them again.
@@ -18,7 +18,9 @@ from sqlalchemy.engine import Connection
 
 from ledger.corrections import UNDO, standing_rows
 from ledger.events import Event
-from ledger.store.computed import (
+from ledger.store.log.mapper import Header, event_of
+from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, READ_MODELS, SUMMARIES
+from ledger.store.pages.computed import (
     TOTALS,
     ReadModel,
     compute,
@@ -26,8 +28,6 @@ from ledger.store.computed import (
     rules_for,
     rules_of,
 )
-from ledger.store.mapper import Header, event_of
-from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, READ_MODELS, SUMMARIES
 
 __all__ = ["TOTALS", "ReadModel", "add_totals", "compute", "dump", "insert_model", "load",
            "rebuild", "replace_model", "rules_for", "rules_of", "stored"]

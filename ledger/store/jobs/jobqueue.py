@@ -201,8 +201,8 @@ def finished(conn: Connection, key: JobKey) -> None:
     conn.execute(text("DELETE FROM job_progress WHERE key = :key"), {"key": key.name})
 
 
-# Where each kind keeps its answers: the job's key names the row (ledger.store.analyses,
-# ledger.store.knowledge_reviews).
+# Where each kind keeps its answers: the job's key names the row (ledger.store.jobs.analyses,
+# ledger.store.jobs.knowledge_reviews).
 _ANSWERED = {
     "deal": "SELECT 1 FROM analyses WHERE match_id = :match_id AND deal = :part "
             "AND version = :version AND last_seq = :last_seq AND head_hash = :head",
