@@ -127,6 +127,9 @@ def has_queue(conn: Connection) -> bool:
                                   "AND to_regclass('pgqueuer') IS NOT NULL")).scalar())
 
 
+# Raw SQL on purpose: job_progress and pgqueuer's tables exist on PostgreSQL only (0008,
+# pgqueuer's own schema), not in the models every backend builds, and the queries use
+# PostgreSQL's own forms (to_regclass, ::text, now()).
 _COLUMNS = "state, done, total, error, body, worker, updated"
 
 

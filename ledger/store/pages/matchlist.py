@@ -200,6 +200,8 @@ def played_by(conn: Connection, names: list[str]) -> ColumnElement[bool]:
     """A match one of ``names`` played in (the names the typed text finds, or the API's
     one exact name: compared as one value, a third quicker on SQLite than a list)."""
     if conn.dialect.name == "postgresql":
+        # Raw SQL on purpose: jsonb's ? and ?| operators (an index-backed containment test)
+        # have no Core spelling.
         if len(names) == 1:
             return text("CAST(matches.seats AS jsonb) ? :player").bindparams(  # type: ignore[return-value]
                 player=names[0])

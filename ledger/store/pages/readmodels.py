@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, or_, select, text, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from ledger.corrections import UNDO, standing_rows
@@ -34,6 +34,8 @@ __all__ = ["TOTALS", "ReadModel", "add_totals", "compute", "dump", "insert_model
 
 # --- writing -------------------------------------------------------------------------
 
+# Raw SQL on purpose: one upsert text both SQLite and PostgreSQL run as it is (Core's
+# on_conflict_do_update is per dialect), the same text the importer sends through the driver.
 _UPSERT = text(
     "INSERT INTO player_totals (name, " + ", ".join(TOTALS) + ") VALUES (:name, "
     + ", ".join(f":{t}" for t in TOTALS) + ") ON CONFLICT (name) DO UPDATE SET "
@@ -107,8 +109,8 @@ def _from_events(conn: Connection, m: Any) -> ReadModel | None:
     if stats is None:
         return None
     count = conn.execute(
-        text("SELECT count(*) FROM events WHERE match_id = :m AND kind <> 'derived'"),
-        {"m": m.id}).scalar_one()
+        select(func.count()).select_from(EVENTS)
+        .where(EVENTS.c.match_id == m.id, EVENTS.c.kind != "derived")).scalar_one()
     derived = standing_derived(conn, m.id, len(header.seats))
     return compute(m.id, header, m.ok, count, stats.seq, stats.hash, derived)
 
