@@ -37,9 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ledger.jobs.service import Settings  # noqa: E402
-from ledger.store.analyses import head  # noqa: E402
 from ledger.store.db import open_db, writing  # noqa: E402
-from ledger.store.importer import import_file  # noqa: E402
+from ledger.store.imports.importer import import_file  # noqa: E402
+from ledger.store.jobs.analyses import head  # noqa: E402
 from web.app import create_app  # noqa: E402
 
 

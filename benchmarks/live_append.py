@@ -25,7 +25,8 @@ def main() -> None:
     args = ap.parse_args()
     sys.path.insert(0, str(args.tree))
     from ledger.sim.generator import generate_match
-    from ledger.store import db, live
+    from ledger.store import db
+    from ledger.store.recording import live
 
     tables = [("sahrat-draw", 2), ("sahrat-fives", 4), ("casual-arena", 3), ("domena", 4),
               ("selminha", 2), ("arab-block", 2)]

@@ -537,7 +537,7 @@ def _pg_ledger(server: str, want: int) -> tuple[str, Callable[[], None]]:
     from sqlalchemy import create_engine, text
 
     from ledger.store import db
-    from ledger.store.importer import import_records
+    from ledger.store.imports.importer import import_records
 
     name = f"bench_load_{os.getpid()}"
     admin = create_engine(server, isolation_level="AUTOCOMMIT")

@@ -83,7 +83,7 @@ def serving(db_url: str) -> Iterator[str]:
 
 def ledger(folder: Path, samples: list[str]) -> tuple[str, dict[str, int]]:
     from ledger.store.db import open_db, writing
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
 
     url = f"sqlite:///{folder / 'ledger.db'}"
     engine = open_db(url)

@@ -84,7 +84,7 @@ class Counted:
 
 def _ledger(backend: str, folder: Path) -> tuple[str, Callable[[], None]]:
     from ledger.store.db import open_db, writing
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
 
     if backend == "sqlite":
         url, done = f"sqlite:///{folder / 'ledger.db'}", (lambda: None)

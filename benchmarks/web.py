@@ -54,9 +54,9 @@ sys.path.insert(0, str(ROOT))
 
 from ledger.formats.reader import MatchRecord, parse_match  # noqa: E402
 from ledger.sim.generator import generate_corpus  # noqa: E402
-from ledger.store import snapshots  # noqa: E402
 from ledger.store.db import open_db, writing  # noqa: E402
-from ledger.store.importer import import_records  # noqa: E402
+from ledger.store.imports.importer import import_records  # noqa: E402
+from ledger.store.log import snapshots  # noqa: E402
 from ledger.store.models import MATCHES, SNAPSHOTS, SUMMARIES  # noqa: E402
 
 Scope = dict[str, Any]

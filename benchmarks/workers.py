@@ -38,10 +38,11 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from ledger.jobs.deal_analysis import VERSION, build  # noqa: E402
 from ledger.jobs.queue import deal_key  # noqa: E402
 from ledger.jobs.service import _task  # noqa: E402
-from ledger.store import analyses, db, jobqueue  # noqa: E402
-from ledger.store.analyses import Head  # noqa: E402
-from ledger.store.importer import import_file  # noqa: E402
-from ledger.store.jobqueue import BULK, JobKey  # noqa: E402
+from ledger.store import db  # noqa: E402
+from ledger.store.imports.importer import import_file  # noqa: E402
+from ledger.store.jobs import analyses, jobqueue  # noqa: E402
+from ledger.store.jobs.analyses import Head  # noqa: E402
+from ledger.store.jobs.jobqueue import BULK, JobKey  # noqa: E402
 
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 FILES = ["domena-2.json", "arab-block-2.json", "casual-arena-2.json", "sahrat-draw-2.json",

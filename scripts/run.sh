@@ -24,7 +24,7 @@ stored=$(python - "${db[@]:1}" <<'EOF'
 import sys
 
 from ledger.store.db import open_db
-from ledger.store.queries import counts
+from ledger.store.pages.queries import counts
 
 engine = open_db(sys.argv[1] if len(sys.argv) > 1 else None)
 with engine.connect() as conn:

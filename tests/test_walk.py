@@ -18,7 +18,7 @@ from ledger.findings import Unreadable
 from ledger.formats.reader import parse_match
 from ledger.rules import make_rules
 from ledger.sim.generator import generate_match
-from ledger.store.snapshots import encode
+from ledger.store.log.snapshots import encode
 from ledger.walk import Walk, Walked, states, step_into
 
 

@@ -42,7 +42,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.replay import deal_span
 from ledger.seatview import SPECTATOR, Viewer
-from ledger.store import keys
+from ledger.store import read
 from ledger.store.handles import Engine
 from web.matchdata import StoredMatch
 
@@ -86,7 +86,7 @@ class Access:
         if self.mode != Mode.OPEN and not self.owner_token:
             raise ValueError(f"the {self.mode} mode needs an owner token")
         if self.owner_token:
-            object.__setattr__(self, "_digest", keys.digest(self.owner_token))
+            object.__setattr__(self, "_digest", read.key_digest(self.owner_token))
         object.__setattr__(self, "_proxies", tuple(
             ipaddress.ip_network(p.strip("[]"), strict=False) for p in self.trusted_proxies))
 
@@ -103,7 +103,7 @@ class Access:
     def is_owner_token(self, token: str | None) -> bool:
         if not token or not self._digest:
             return False
-        return hmac.compare_digest(self._digest, keys.digest(token))
+        return hmac.compare_digest(self._digest, read.key_digest(token))
 
 
 def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -267,7 +267,7 @@ def holds_key(request: Request, engine: Engine, match_id: int) -> bool:
     if not given:
         return False
     with engine.connect() as conn:
-        return any(keys.check(conn, match_id, k) for k in given)
+        return any(read.key_holds(conn, match_id, k) for k in given)
 
 
 class Refused(HTTPException):
@@ -448,7 +448,7 @@ class PrivateReads:
             given = _key_of(request, match_id)
             if given:
                 with self.engine.connect() as conn:
-                    if any(keys.check(conn, match_id, k) for k in given):
+                    if any(read.key_holds(conn, match_id, k) for k in given):
                         await self.app(scope, receive, send)
                         return
         client = scope.get("client")

@@ -13,9 +13,9 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from ledger.jobs.backends import open_jobs
 from ledger.jobs.service import Settings
-from ledger.store.db import open_db
+from ledger.store.handles import open_db
 from ledger.store.read import QuickVersions
-from ledger.store.writer import Writer
+from ledger.store.write import Writer
 from web import errors
 from web.access import Access
 from web.access import install as install_access

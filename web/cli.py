@@ -73,8 +73,8 @@ def tune_collector() -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from ledger.store.db import ENV_VAR, explain, open_db
     from ledger.store.errors import StoreError, database_errors
+    from ledger.store.handles import ENV_VAR, explain, open_db
     from web.access import serving
     from web.app import create_app
     from web.serve_workers import GRACEFUL_SECONDS
@@ -132,7 +132,7 @@ def _workers(text: str) -> int:
 def data_folder() -> Path:
     import platformdirs
 
-    from ledger.store.db import APP_NAME
+    from ledger.store.handles import APP_NAME
 
     return Path(platformdirs.user_data_dir(APP_NAME))
 

@@ -26,9 +26,8 @@ from annotated_types import Interval
 from fastapi import Depends, Path, Request
 
 from ledger.jobs.service import AnalysisBackend, ClientJobs
-from ledger.store.db import read_session, write_session
-from ledger.store.handles import Engine, Session
-from ledger.store.writer import Writer
+from ledger.store.handles import Engine, Session, read_session, write_session
+from ledger.store.write import Writer
 from web.access import client_address
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # match ids, seqs, steps: INTEGER columns
@@ -64,7 +63,8 @@ async def get_write_session(engine: Annotated[Engine, Depends(get_engine)]
 
 
 async def get_writer(request: Request) -> Writer:
-    """The app's live writer: appends queued and batched per process (ledger/store/writer)."""
+    """The app's live writer: appends queued and batched per process
+    (ledger/store/recording/writer.py)."""
     writer: Writer = request.app.state.writer
     return writer
 

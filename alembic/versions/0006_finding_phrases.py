@@ -1,7 +1,7 @@
 """Findings stored with their phrase (template and parameters), not their English only.
 
 Every stored match whose findings lack their phrase gets it from its own events
-(``ledger/store/rephrase.py``: audited again, once, here; a finding the rules no
+(``ledger/store/log/rephrase.py``: audited again, once, here; a finding the rules no
 longer give keeps its form). Only ``matches.findings`` changes: the append-only and
 fixed-header triggers (0001, 0004) guard the events and the header, not the findings,
 which the ledger writes again as a live match goes on. Going down strips the phrases
@@ -54,8 +54,8 @@ def _rewrite(change: Callable[[Any, sa.Connection], Sequence[Any] | None]) -> No
 
 
 def _with_phrases(m: Any, conn: sa.Connection) -> list[dict[str, Any]] | None:
-    from ledger.store.mapper import Header
-    from ledger.store.rephrase import fresh_findings, needs_phrase, phrased
+    from ledger.store.log.mapper import Header
+    from ledger.store.log.rephrase import fresh_findings, needs_phrase, phrased
 
     stored = list(m.findings or ())
     if not needs_phrase(stored):
@@ -72,7 +72,7 @@ def _with_phrases(m: Any, conn: sa.Connection) -> list[dict[str, Any]] | None:
 
 
 def _without_phrases(m: Any, _conn: sa.Connection) -> list[dict[str, Any]] | None:
-    from ledger.store.rephrase import unphrased
+    from ledger.store.log.rephrase import unphrased
 
     stored = list(m.findings or ())
     got = unphrased(stored)

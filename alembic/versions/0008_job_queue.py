@@ -3,7 +3,7 @@
 
 The queue's own objects are those the installed pgqueuer declares (its ``pgq install``
 DDL, rendered by the library itself so that they are exactly what its queries expect);
-``job_progress`` is ours (ledger.store.jobqueue). Neither is a fact: no trigger guards
+``job_progress`` is ours (ledger.store.jobs.jobqueue). Neither is a fact: no trigger guards
 them, and going below this revision drops them with any jobs still queued (the work is
 asked for again). An embedded SQLite ledger has no queue: its server analyses in
 process (ledger.jobs.service), so on SQLite this revision does nothing.

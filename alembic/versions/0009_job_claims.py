@@ -2,7 +2,7 @@
 
 An embedded SQLite ledger's server (and one told ``DOMINO_LEDGER_ANALYSIS=local``) works
 in its own processes, one server process per core. Each claims the job it starts here
-(``ledger.store.job_claims``): any process answers the same state and progress, and a
+(``ledger.store.jobs.job_claims``): any process answers the same state and progress, and a
 second ask joins the running job instead of working it out again. A claim whose process
 stopped beating (it died) is taken over by the next ask. Not a fact: no trigger guards
 it, a finished job's row goes with its answer, and going below this revision drops it.

@@ -3,7 +3,7 @@
 A spectator of a live match gets a hidden draw's row without its tile, but with its
 hash; an unkeyed hash over public fields and the payload let them try the 28 tiles and
 find it. Rows appended live from now on carry 16 random bytes hashed before the payload
-(``ledger.store.hashing.event_hash``) and published only with the payload. Rows stored
+(``ledger.store.log.hashing.event_hash``) and published only with the payload. Rows stored
 before keep their hash and its form (no salt, NULL here): every ledger keeps verifying.
 
 Going below this revision would lose salts a chain needs, so it is refused while any

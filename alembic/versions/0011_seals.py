@@ -1,7 +1,7 @@
 """Seals: analyses, knowledge reviews, snapshots and recorder keys bound to their match.
 
 Each of these rows gets ``seal``, SHA-256 over its content and the match's hash it holds
-for (``ledger.store.seals``), which ``verify`` computes again and the pages check before
+for (``ledger.store.log.seals``), which ``verify`` computes again and the pages check before
 they use a row. The caches' rows of before have no seal: they are dropped here (each is
 worked out again when asked for, as after ``rebuild``). The recorder keys are sealed
 here, each with its match's header: a live match keeps its key.
@@ -36,8 +36,8 @@ def upgrade() -> None:
 
 def _seal_keys(conn: sa.Connection) -> None:
     # The ledger's own code: the seal is the one the running app computes.
-    from ledger.store import seals
-    from ledger.store.hashing import genesis
+    from ledger.store.log import seals
+    from ledger.store.log.hashing import genesis
     from ledger.store.models import MATCHES, RECORDER_KEYS
 
     rows = conn.execute(
@@ -45,7 +45,7 @@ def _seal_keys(conn: sa.Connection) -> None:
                   RECORDER_KEYS.c.generation, RECORDER_KEYS.c.issued_at, MATCHES.c.preset,
                   MATCHES.c.seats, MATCHES.c.options, MATCHES.c.source, MATCHES.c.started_at)
         .join(MATCHES, MATCHES.c.id == RECORDER_KEYS.c.match_id)).all()
-    from ledger.store.mapper import Header
+    from ledger.store.log.mapper import Header
 
     for r in rows:
         seal = seals.key(r.match_id, bytes(r.key_hash), r.generation, r.issued_at,

@@ -3,7 +3,7 @@
 Before, a live match kept the warnings of each append's step only; now each append
 stores what ``audit`` gives for the match's export: the standing line walked again, so
 a reveal judges the passes and draws made before it. Every live match gets them here,
-once (``ledger/store/verify.py::live_fold``, what ``verify`` compares them with), with
+once (``ledger/store/log/verify.py::live_fold``, what ``verify`` compares them with), with
 ``ok``, ``errors`` and ``warnings`` (and the players' totals of faulty matches with
 ``ok``); one that cannot be folded keeps what it had. The events are not touched (the
 findings are not guarded by the triggers of 0001 and 0004).
@@ -56,7 +56,7 @@ def _live(conn: sa.Connection) -> Iterator[Any]:
 def _rewrite(fold: Fold) -> None:
     import orjson
 
-    from ledger.store.mapper import Header
+    from ledger.store.log.mapper import Header
 
     conn = op.get_bind()
     for m in _live(conn):
@@ -79,7 +79,7 @@ def _rewrite(fold: Fold) -> None:
 
 def _count_faulty(conn: sa.Connection, seats: Sequence[str], by: int) -> None:
     """The players' totals count each faulty match once per player (``computed.py``)."""
-    from ledger.store.mapper import text_safe
+    from ledger.store.log.mapper import text_safe
 
     for name in sorted({text_safe(n) for n in seats}):
         conn.execute(sa.update(TOTALS).where(TOTALS.c.name == name)
@@ -87,7 +87,7 @@ def _count_faulty(conn: sa.Connection, seats: Sequence[str], by: int) -> None:
 
 
 def _audited(header: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
-    from ledger.store.verify import live_fold
+    from ledger.store.log.verify import live_fold
 
     return live_fold(header, list(rows))[1]
 
@@ -99,7 +99,7 @@ def _steps_warnings(header: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
     from ledger.corrections import UNDO
     from ledger.engine import State
     from ledger.rules import make_rules
-    from ledger.store.mapper import event_of, finding_json
+    from ledger.store.log.mapper import event_of, finding_json
     from ledger.walk import step
 
     state = State(make_rules(header.preset, len(header.seats), header.options))

@@ -163,7 +163,7 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
     The seam to the ledger: the corrected line of recorded events (undos applied), read
     like a file, so a stored match and its file analyse the same.
     """
-    from ledger.store.reading import reading
+    from ledger.store.pages.reading import reading
 
     with reading(url, AnalyseError, "give a match file instead") as ledger:
         return ledger.record(match_id)

@@ -263,7 +263,8 @@ def kept_report(match_id: int, url: str | None, samples: int,
                 work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """A stored match's report as the ledger keeps it for the match's head and ``samples``;
     worked out (``work``) and kept when it has none."""
-    from ledger.store import analyses, db, knowledge_reviews
+    from ledger.store import db
+    from ledger.store.jobs import analyses, knowledge_reviews
 
     engine = db.open_db(url)
     try:

@@ -101,9 +101,9 @@ def _from_ledger(args: argparse.Namespace) -> Iterator[MatchFacts | None]:
     from ledger.analysis.stats import from_stored
     from ledger.store import db
     from ledger.store.errors import StoreError
-    from ledger.store.knowledge_reviews import all_current
-    from ledger.store.plays import stored_plays
-    from ledger.store.queries import record_of
+    from ledger.store.jobs.knowledge_reviews import all_current
+    from ledger.store.pages.plays import stored_plays
+    from ledger.store.pages.queries import record_of
 
     try:
         engine = db.open_db(args.db)

@@ -12,7 +12,7 @@ report and the match page).
 What is counted is ``MatchFacts``: a match's table, seats, result, deals and
 reviews. A match file gives them through its audit (``audited``, then
 ``facts_of``); the ledger through its read models and kept reviews
-(``from_stored``, on ``ledger.store.plays``), so a ledger of any size is counted
+(``from_stored``, on ``ledger.store.pages.plays``), so a ledger of any size is counted
 without folding a match again.
 """
 
@@ -28,9 +28,9 @@ from ledger.audit import AuditReport, audit_record
 from ledger.events import DealScored, FivesScored
 from ledger.formats.reader import MatchRecord
 from ledger.rules.base import Rules
-from ledger.store.hashing import canonical
-from ledger.store.plays import StoredPlay
-from ledger.store.readmodels import rules_for
+from ledger.store.log.hashing import canonical
+from ledger.store.pages.plays import StoredPlay
+from ledger.store.pages.readmodels import rules_for
 
 ALL = "all"  # the preset key of the row that sums every table
 

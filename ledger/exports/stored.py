@@ -18,7 +18,7 @@ PAGE = 500
 
 
 def _match_ids(conn: Any, criteria: Criteria) -> list[int]:
-    from ledger.store.queries import list_matches
+    from ledger.store.pages.queries import list_matches
 
     ids: list[int] = []
     offset = 0
@@ -42,7 +42,7 @@ def _with_review(conn: Any, match_id: int, selected: Selected) -> Selected:
     """The match with the report by what each player knew the ledger keeps for its events
     as stored (the PDF prints it on a page of its own)."""
     from ledger.analysis.cli_knowledge import REPORT_VERSION
-    from ledger.store.knowledge_reviews import current
+    from ledger.store.jobs.knowledge_reviews import current
 
     kept = current(conn, match_id, REPORT_VERSION)
     if kept is not None:
@@ -53,7 +53,7 @@ def _with_review(conn: Any, match_id: int, selected: Selected) -> Selected:
 def stored_selected(conn: Any, match_id: int, review: bool = True) -> Selected | None:
     """Stored match ``match_id`` as an export reads it (None: no readable header); with
     ``review``, the knowledge report kept for its events."""
-    from ledger.store.queries import record_of
+    from ledger.store.pages.queries import record_of
 
     selected = from_record(record_of(conn, match_id), str(match_id))
     if selected is None or not review:
@@ -64,7 +64,7 @@ def stored_selected(conn: Any, match_id: int, review: bool = True) -> Selected |
 def stored_matches(url: str | None, refs: Sequence[str],
                    criteria: Criteria) -> Iterator[Selected]:
     """Stored matches by id (``refs``), or every stored match that meets ``criteria``."""
-    from ledger.store.reading import reading
+    from ledger.store.pages.reading import reading
 
     ids = [_parse_id(r) for r in refs]
     with reading(url, SelectionError, "give match files to export") as ledger:

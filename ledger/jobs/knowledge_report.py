@@ -33,9 +33,9 @@ from ledger.analysis.review import Progress
 from ledger.formats.canonical import match_hash
 from ledger.jobs.deal_analysis import Task
 from ledger.rules import make_rules
-from ledger.store.analyses import Head
 from ledger.store.handles import Connection
-from ledger.store.jobqueue import JobKey
+from ledger.store.jobs.analyses import Head
+from ledger.store.jobs.jobqueue import JobKey
 from ledger.store.read import ReplayUnavailable, load_match
 
 KNOWLEDGE = "knowledge"

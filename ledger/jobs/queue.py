@@ -1,5 +1,5 @@
 """Deal analyses through the PostgreSQL ledger's job queue: the web asks, workers anywhere
-answer (ledger.store.jobqueue holds the queue; this module is the deal kind of work).
+answer (ledger.store.jobs.jobqueue holds the queue; this module is the deal kind of work).
 
 ``QueueJobs`` is the app's analyses backend on such a ledger (ledger.jobs.service picks
 it): a request reads the deal's kept answer for the match's head, else its job's
@@ -52,9 +52,10 @@ from ledger.jobs.service import (
     solve,
 )
 from ledger.jobs.worker import Worker
-from ledger.store import analyses, db, jobqueue, knowledge_reviews
-from ledger.store.analyses import Head
-from ledger.store.jobqueue import BULK, WEB, JobKey, Report
+from ledger.store import db
+from ledger.store.jobs import analyses, jobqueue, knowledge_reviews
+from ledger.store.jobs.analyses import Head
+from ledger.store.jobs.jobqueue import BULK, WEB, JobKey, Report
 
 KIND = "deal"
 KNOWLEDGE = knowledge_report.KNOWLEDGE

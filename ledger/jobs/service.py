@@ -2,7 +2,7 @@
 
 Solving a deal can take from milliseconds to minutes of CPU, so a request never
 waits for it. ``AnalysisJobs.ask`` answers at once with the body when it is known
-(kept in memory, else in the store's ``analyses`` table, ``ledger.store.analyses``)
+(kept in memory, else in the store's ``analyses`` table, ``ledger.store.jobs.analyses``)
 or with ``Pending`` (done / total positions) while a job works it out; a second
 request for the same key joins the running job. Jobs queue for ``workers``
 processes (ledger.jobs.worker, started with the "spawn" context so nothing of the
@@ -28,7 +28,7 @@ script that runs the app must keep its own work under ``if __name__ == "__main__
 
 A match's review by what each player knew (``ask_knowledge``) runs minutes, and
 ``serve`` runs one process per core: its job is claimed in the ledger before it starts
-(ledger.store.job_claims), beaten for every few seconds with its progress, and ended with
+(ledger.store.jobs.job_claims), beaten for every few seconds with its progress, and ended with
 its answer's transaction, so every process answers the same progress, a second ask from
 any process joins it, and a dead process's claim lapses after the lease. Deal analyses,
 seconds long, are known per process until their answers are stored.
@@ -58,10 +58,11 @@ from ledger.i18n import Phrase
 from ledger.jobs import knowledge_report
 from ledger.jobs.deal_analysis import VERSION, Task, late
 from ledger.jobs.worker import Worker
-from ledger.store import analyses, db, job_claims, knowledge_reviews
-from ledger.store.analyses import Head
+from ledger.store import db
 from ledger.store.handles import Connection, Engine
-from ledger.store.jobqueue import JobKey, worker_name
+from ledger.store.jobs import analyses, job_claims, knowledge_reviews
+from ledger.store.jobs.analyses import Head
+from ledger.store.jobs.jobqueue import JobKey, worker_name
 from ledger.store.read import ReplayUnavailable, load_match
 
 log = logging.getLogger(__name__)

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from ledger.store.feed import Workers
-    from ledger.store.importer import Imported
+    from ledger.store.imports.feed import Workers
+    from ledger.store.imports.importer import Imported
 
 # The database modules load only when a ledger command runs: `audit` stays quick.
 ENV_VAR = "DOMINO_LEDGER_DB"
@@ -216,7 +216,7 @@ class _Plan:
 
 def _plan(stack: ExitStack, args: argparse.Namespace) -> _Plan:
     from ledger.file_workers import many_files_jobs
-    from ledger.store import feed
+    from ledger.store.imports import feed
 
     big = 4 * 1024 * 1024
     jobs = many_files_jobs(args.files, args.jobs, small=big, enough=big)
@@ -231,7 +231,7 @@ def _plan(stack: ExitStack, args: argparse.Namespace) -> _Plan:
 def _sources(session: Any, args: argparse.Namespace, plan: _Plan
              ) -> Iterator[tuple[str, Iterator[Imported]]]:
     """Each file with what becomes of its matches, as planned (``_plan``)."""
-    from ledger.store.importer import import_file, import_files
+    from ledger.store.imports.importer import import_file, import_files
 
     if plan.files:
         yield from import_files(session, args.files, plan.jobs, plan.workers)
@@ -272,8 +272,8 @@ def _describe(item: Imported) -> str:
 def cmd_verify(args: argparse.Namespace) -> int:
     import orjson
 
+    from ledger.store.log.verify import verify
     from ledger.store.models import MATCHES
-    from ledger.store.verify import verify
 
     try:
         with _ledger(args.db) as engine, engine.connect() as conn:
@@ -299,8 +299,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
-    from ledger.store import analyses, db, knowledge_reviews, readmodels, snapshots
+    from ledger.store import db
+    from ledger.store.jobs import analyses, knowledge_reviews
+    from ledger.store.log import snapshots
     from ledger.store.models import MATCHES
+    from ledger.store.pages import readmodels
 
     try:
         with _ledger(args.db) as engine, db.write_session(engine) as session:

@@ -30,7 +30,7 @@ from ledger.store.errors import (
     StoreError,
     is_connection_lost,
 )
-from ledger.store.mapper import json_text
+from ledger.store.log.mapper import json_text
 
 if TYPE_CHECKING:
     from alembic.config import Config

@@ -154,7 +154,7 @@ class SnapshotRow(SQLModel, table=True):
     recorded_index: int
     version: str
     state: str = Field(sa_column=Column(Text, nullable=False))
-    # ledger/store/seals.py: binds the row to its match (migration 0011).
+    # ledger/store/log/seals.py: binds the row to its match (migration 0011).
     seal: bytes | None = Field(default=None, sa_column=Column(LargeBinary(32), nullable=True))
 
 
@@ -162,7 +162,7 @@ class Analysis(SQLModel, table=True):
     """A deal's analysis as the web serves it (a cache: safe to drop).
 
     Good only for the match's events as they were: ``head_hash`` and ``last_seq`` are
-    those of its last event then, ``version`` the analysis's (``ledger.store.analyses``).
+    those of its last event then, ``version`` the analysis's (``ledger.store.jobs.analyses``).
     """
 
     __tablename__ = "analyses"
@@ -173,12 +173,12 @@ class Analysis(SQLModel, table=True):
     last_seq: int
     head_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
     body: str = Field(sa_column=Column(Text, nullable=False))
-    # ledger/store/seals.py: binds the row to its match (migration 0011).
+    # ledger/store/log/seals.py: binds the row to its match (migration 0011).
     seal: bytes | None = Field(default=None, sa_column=Column(LargeBinary(32), nullable=True))
 
 
 class RecorderKey(SQLModel, table=True):
-    """A live match's recorder key, kept only as its SHA-256 (``ledger.store.keys``).
+    """A live match's recorder key, kept only as its SHA-256 (``ledger.store.recording.keys``).
 
     Not a fact: rotating a key replaces its hash, and ``generation`` counts the keys the
     match has had.
@@ -190,14 +190,14 @@ class RecorderKey(SQLModel, table=True):
     key_hash: bytes = Field(sa_column=Column(LargeBinary(32), nullable=False))
     generation: int
     issued_at: datetime = Field(sa_column=Column(DateTime, nullable=False))
-    # ledger/store/seals.py: binds the row to its match (migration 0011).
+    # ledger/store/log/seals.py: binds the row to its match (migration 0011).
     seal: bytes | None = Field(default=None, sa_column=Column(LargeBinary(32), nullable=True))
 
 
 class KnowledgeReview(SQLModel, table=True):
     """A match's review by what each player knew (a cache: safe to drop), for the match's
     events up to ``head_hash`` and ``samples`` deals per decision
-    (``ledger.store.knowledge_reviews``)."""
+    (``ledger.store.jobs.knowledge_reviews``)."""
 
     __tablename__ = "knowledge_reviews"
 
@@ -206,12 +206,12 @@ class KnowledgeReview(SQLModel, table=True):
     samples: int = Field(primary_key=True)
     version: str
     body: str = Field(sa_column=Column(Text, nullable=False))
-    # ledger/store/seals.py: binds the row to its match (migration 0011).
+    # ledger/store/log/seals.py: binds the row to its match (migration 0011).
     seal: bytes | None = Field(default=None, sa_column=Column(LargeBinary(32), nullable=True))
 
 
 class JobClaim(SQLModel, table=True):
-    """A job a server process works out itself, claimed by it (``ledger.store.job_claims``):
+    """A job a server process works out itself, claimed by it (``ledger.store.jobs.job_claims``):
     its state and progress for every process, and its owner's last heartbeat (not a fact:
     the row goes when the job's answer is kept)."""
 

@@ -15,9 +15,9 @@ door to them (``web/`` imports no table and writes no SQL, tests/test_architectu
 
 from __future__ import annotations
 
-from ledger.store.knowledge_reviews import all_current as knowledge_reports
-from ledger.store.knowledge_reviews import current as knowledge_report
-from ledger.store.matchlist import (
+from ledger.store.jobs.knowledge_reviews import all_current as knowledge_reports
+from ledger.store.jobs.knowledge_reviews import current as knowledge_report
+from ledger.store.pages.matchlist import (
     AUDITS,
     COUNT_CAP,
     RESULTS,
@@ -30,9 +30,9 @@ from ledger.store.matchlist import (
     list_page,
     player_names,
 )
-from ledger.store.matchpage import ReplayUnavailable, StoredMatch, load_match
-from ledger.store.plays import current_reviews, fingerprint, points_lost, stored_plays
-from ledger.store.queries import (
+from ledger.store.pages.matchpage import ReplayUnavailable, StoredMatch, load_match
+from ledger.store.pages.plays import current_reviews, fingerprint, points_lost, stored_plays
+from ledger.store.pages.queries import (
     MAX_PAGE,
     Page,
     counts,
@@ -44,17 +44,20 @@ from ledger.store.queries import (
     record_of,
     score_sheet,
 )
-from ledger.store.versions import (
+from ledger.store.pages.versions import (
     EngineVersions,
     QuickVersions,
     Version,
 )
+from ledger.store.recording.keys import check as key_holds
+from ledger.store.recording.keys import digest as key_digest
 
 __all__ = [
     "AUDITS", "COUNT_CAP", "MAX_PAGE", "RESULTS", "SORTS", "BadFilter", "EngineVersions",
     "Filters", "ListPage", "Page", "QuickVersions", "ReplayUnavailable", "Row", "StoredMatch",
     "Version", "counts", "current_reviews",
-    "events_of", "fingerprint", "found_names", "get_match", "knowledge_report",
+    "events_of", "fingerprint", "key_digest", "key_holds", "found_names", "get_match",
+    "knowledge_report",
     "knowledge_reports", "list_matches", "list_matches_json",
     "list_page", "load_match",
     "player_names", "player_totals", "points_lost", "record_of",

@@ -16,11 +16,13 @@ from typing import IO, Any
 from sqlmodel import Session
 
 from ledger.formats.reader import MatchRecord, read_stream
-from ledger.store.importer import Imported, import_records
-from ledger.store.live import Appended, Started, append, rotate_key, start_keyed
+from ledger.store.imports.importer import Imported, import_records
+from ledger.store.recording.live import Appended, Started, append, rotate_key, start_keyed
+from ledger.store.recording.writer import Writer
 
 __all__ = ["CHUNK", "MAX_UPLOAD", "Appended", "EmptyUpload", "Imported", "Started",
-           "TooLarge", "append", "copy_upload", "import_bytes", "rotate_key", "start_keyed", "undo"]
+           "TooLarge", "append", "copy_upload", "import_bytes", "rotate_key", "start_keyed", "undo",
+           "Writer"]
 
 CHUNK = 1 << 20
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes as uploaded (compressed, for a .gz)

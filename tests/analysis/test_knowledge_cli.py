@@ -94,7 +94,8 @@ def test_severity_thresholds() -> None:
 
 def test_a_stored_matchs_report_is_kept_by_its_head(match_file: Path, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    from ledger.store import analyses, db, knowledge_reviews
+    from ledger.store import db
+    from ledger.store.jobs import analyses, knowledge_reviews
     from ledger.store.models import KNOWLEDGE_REVIEWS
 
     url = f"sqlite:///{tmp_path / 'ledger.db'}"

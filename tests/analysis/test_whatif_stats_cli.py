@@ -21,8 +21,9 @@ from ledger.cli import main
 from ledger.formats.reader import parse_match, read_matches
 from ledger.rules import make_rules
 from ledger.sim.generator import generate_match
-from ledger.store import analyses, db
-from ledger.store.importer import import_file
+from ledger.store import db
+from ledger.store.imports.importer import import_file
+from ledger.store.jobs import analyses
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_matches"

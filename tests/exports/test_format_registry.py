@@ -63,7 +63,7 @@ def test_a_registered_format_is_written_by_the_command(totals: SheetFormat,
 def test_a_registered_format_is_a_button_and_a_file_of_the_match_page(
         totals: SheetFormat, tmp_path: Path) -> None:
     from ledger.store.db import open_db, writing
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
     from web.app import create_app
 
     url = f"sqlite:///{tmp_path / 'ledger.db'}"

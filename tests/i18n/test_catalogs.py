@@ -59,7 +59,7 @@ WEB_MESSAGES = [
     ("web/templates/glossary.html", "The words of this table, as its players know them."),
     ("web/routes/page_errors.py", "No such match"),
     ("web/routes/page_errors.py", "step {step} does not exist: this match has steps 0 to {last}"),
-    ("ledger/store/matchlist.py", "ended with no winner"),
+    ("ledger/store/pages/matchlist.py", "ended with no winner"),
     ("web/charts.py", "Fives this deal: {points}"),
     ("web/routes/replay.py", "Before the first deal"),
     ("ledger/replay/wording.py", "{name} plays {tile} on the left"),

@@ -17,8 +17,8 @@ from ledger.formats.wire import event_to_dict
 from ledger.recording import seeded_deal
 from ledger.rules import make_rules
 from ledger.store.db import open_db, read_session, writing
-from ledger.store.importer import import_file
-from ledger.store.verify import verify_match
+from ledger.store.imports.importer import import_file
+from ledger.store.log.verify import verify_match
 from tests.record.conftest import Server
 from tests.record.helpers import stored
 from tests.web.webtest_support import ROOT

@@ -16,10 +16,13 @@ from ledger.engine import fold, new_state
 from ledger.formats.wire import event_to_dict, parse_event
 from ledger.recording import menu, seeded_deal
 from ledger.rules import make_rules
-from ledger.store import db, live, queries, readmodels, snapshots
+from ledger.store import db
 from ledger.store.errors import BadInput
+from ledger.store.log import snapshots
+from ledger.store.log.verify import verify_match
 from ledger.store.models import SNAPSHOTS
-from ledger.store.verify import verify_match
+from ledger.store.pages import queries, readmodels
+from ledger.store.recording import live
 
 RULES = make_rules("sahrat-draw", 2, {"target": 150})
 NAMES = ["Ali", "Omar"]

@@ -20,7 +20,7 @@ from ledger.formats.reader import parse_match
 from ledger.replay import ReplayMatch, frame
 from ledger.rules import make_rules
 from ledger.seatview import Viewer
-from ledger.store.snapshots import encode, fold_rows
+from ledger.store.log.snapshots import encode, fold_rows
 from ledger.tiles import Tile
 from ledger.walk import Walk, Walked
 from tests.samples.files import PARTIAL, complete_samples, load, match_files

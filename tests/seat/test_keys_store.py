@@ -1,4 +1,4 @@
-"""Recorder keys in the store (ledger/store/keys.py, migration 0005), on SQLite and
+"""Recorder keys in the store (ledger/store/recording/keys.py, migration 0005), on SQLite and
 PostgreSQL: issued with the match in one transaction, kept as a hash, rotated."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine, select
 
-from ledger.store import keys, live
 from ledger.store.db import writing
 from ledger.store.errors import MatchNotFound
 from ledger.store.models import RECORDER_KEYS
+from ledger.store.recording import keys, live
 
 HEADER = {"table": {"rules": "domena", "options": {}}, "seats": ["Ali", "Omar"]}
 

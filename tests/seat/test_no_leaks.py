@@ -28,7 +28,7 @@ from ledger.replay import deal_span
 from ledger.rules.base import Rules
 from ledger.seatview import TABLE, Viewer, sight, tiles_named
 from ledger.store.db import open_db, writing
-from ledger.store.importer import import_file
+from ledger.store.imports.importer import import_file
 from tests.seat.leaks import Known, label, match_files, oracle, walked_whole, worst_bodies
 from web.app import create_app
 from web.matchdata import StoredMatch, load_match

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from ledger.seatview import EVERYONE, SPECTATOR, BadViewer, Viewer, tiles_named
 from ledger.store.db import open_db, writing
-from ledger.store.importer import import_file
+from ledger.store.imports.importer import import_file
 from web.app import create_app
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_matches" / "sahrat-fives-2.json"

@@ -20,8 +20,9 @@ import pytest
 from sqlalchemy import Engine, create_engine, text
 
 from ledger.sim.generator import generate_corpus
-from ledger.store import analyses, db
-from ledger.store.analyses import Head
+from ledger.store import db
+from ledger.store.jobs import analyses
+from ledger.store.jobs.analyses import Head
 from tests.store.helpers import import_path
 
 PG_SERVER = os.environ.get("DOMINO_LEDGER_TEST_PG",

@@ -9,7 +9,7 @@ from sqlalchemy import Engine, func, select, text
 
 from ledger.formats.reader import parse_match
 from ledger.store import db
-from ledger.store.importer import Imported, Prepared, import_file, prepare
+from ledger.store.imports.importer import Imported, Prepared, import_file, prepare
 from ledger.store.models import EVENTS, MATCHES
 
 

@@ -1,4 +1,4 @@
-"""The analyses cache (ledger.store.analyses) on SQLite and PostgreSQL: kept per match, deal,
+"""The analyses cache (ledger.store.jobs.analyses) on SQLite and PostgreSQL: kept per match, deal,
 head and version; a stale head never answers; a cache the facts' guards leave alone."""
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ import pytest
 from sqlalchemy import Engine, func, select, text
 from sqlalchemy.exc import DBAPIError
 
-from ledger.store import analyses, db, live
-from ledger.store.analyses import Head
+from ledger.store import db
 from ledger.store.errors import MatchNotFound
-from ledger.store.jobqueue import QUEUE_TABLES
+from ledger.store.jobs import analyses
+from ledger.store.jobs.analyses import Head
+from ledger.store.jobs.jobqueue import QUEUE_TABLES
+from ledger.store.log.verify import verify
 from ledger.store.models import ANALYSES, SUMMARIES
-from ledger.store.verify import verify
+from ledger.store.recording import live
 from tests.store.conftest import SAMPLES
 from tests.store.helpers import count, import_path, sql
 from tests.store.test_cli import run

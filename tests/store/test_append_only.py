@@ -10,9 +10,9 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError
 
 from ledger.store import db
-from ledger.store.hashing import canonical, event_hash, stamp
+from ledger.store.log.hashing import canonical, event_hash, stamp
+from ledger.store.log.verify import verify
 from ledger.store.models import EVENTS, MATCHES
-from ledger.store.verify import verify
 from tests.store.conftest import Schemas
 from tests.store.helpers import count, drop_triggers, import_path, sql
 

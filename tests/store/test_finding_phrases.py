@@ -24,10 +24,11 @@ from ledger.audit import AuditReport, audit_record
 from ledger.findings import Finding
 from ledger.formats.reader import parse_match, read_matches
 from ledger.i18n import render_finding
-from ledger.store import db, keys
-from ledger.store.mapper import finding_json
+from ledger.store import db
+from ledger.store.log.mapper import finding_json
+from ledger.store.log.verify import verify
 from ledger.store.models import EVENTS, MATCHES
-from ledger.store.verify import verify
+from ledger.store.recording import keys
 from tests.audit_calls import counting_audits
 from tests.store.conftest import SAMPLES, sample_files
 from tests.store.helpers import import_path, sql

@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 
 from ledger.sim.generator import generate_match
 from ledger.store import db
-from ledger.store.hashing import canonical, event_hash, stamp
-from ledger.store.verify import verify_match
+from ledger.store.log.hashing import canonical, event_hash, stamp
+from ledger.store.log.verify import verify_match
 from web.access import Access, Mode
 from web.app import create_app
 
@@ -126,7 +126,7 @@ def test_a_salted_row_changed_breaks_the_chain(keyed: TestClient) -> None:
 
 def test_going_below_the_salts_is_refused_while_a_row_holds_one(url: str) -> None:
     """Migration 0010's downgrade would leave salted chains unverifiable: refused."""
-    from ledger.store import live
+    from ledger.store.recording import live
 
     engine = db.open_db(url, migrate=True)
     try:

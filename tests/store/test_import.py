@@ -11,10 +11,10 @@ from sqlalchemy import Engine, select
 
 from ledger.audit import audit_record
 from ledger.formats.reader import read_matches
-from ledger.store import queries
-from ledger.store.mapper import finding_json
+from ledger.store.log.mapper import finding_json
+from ledger.store.log.verify import verify
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, SUMMARIES
-from ledger.store.verify import verify
+from ledger.store.pages import queries
 from tests.store.conftest import sample_files, write_jsonl
 from tests.store.helpers import count, import_path, matches
 
@@ -193,7 +193,7 @@ def test_gzip_and_plain_files_import_alike(engine: Engine, corpus: list[dict[str
 def test_worker_processes_store_the_same_matches_in_the_same_order(
         engine: Engine, corpus_file: Path, tmp_path: Path, jobs: int) -> None:
     from ledger.store import db
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
 
     junk = tmp_path / "mixed.jsonl"
     junk.write_bytes(corpus_file.read_bytes() + b"{broken\n" + corpus_file.read_bytes()[:0])
@@ -211,7 +211,7 @@ def test_worker_processes_store_the_same_matches_in_the_same_order(
 def test_a_worker_reports_a_file_it_cannot_read(engine: Engine, tmp_path: Path) -> None:
     from ledger.formats.reader import ReadError
     from ledger.store import db
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
 
     with db.writing(engine) as s, pytest.raises(ReadError, match="cannot open"):
         list(import_file(s, str(tmp_path / "missing.jsonl"), jobs=1))

@@ -1,5 +1,5 @@
 """Import batches: several matches per transaction, a savepoint per match, reports only
-once their batch is committed (ledger.store.importer.store_all)."""
+once their batch is committed (ledger.store.imports.importer.store_all)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from sqlalchemy import Engine, event, select
 from sqlalchemy.exc import DBAPIError
 
 from ledger.formats.reader import ReadError
-from ledger.store import db, importer
-from ledger.store.importer import Imported, store_all
+from ledger.store import db
+from ledger.store.imports import importer
+from ledger.store.imports.importer import Imported, store_all
+from ledger.store.log.verify import verify
 from ledger.store.models import EVENTS, MATCHES
-from ledger.store.verify import verify
 from tests.store.helpers import prepared
 
 

@@ -1,6 +1,6 @@
 """A bulk import lifts SQLite's REPLACE guard on the events (``events_no_replace``) inside
 its own write transactions only: every committed state of the file has it, whatever
-way a batch ends (``ledger.store.importer.ReplaceGuard``)."""
+way a batch ends (``ledger.store.imports.importer.ReplaceGuard``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ import pytest
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
-from ledger.store import db, importer
-from ledger.store.importer import Prepared, ReplaceGuard, store_all
-from ledger.store.verify import verify
+from ledger.store import db
+from ledger.store.imports import importer
+from ledger.store.imports.importer import Prepared, ReplaceGuard, store_all
+from ledger.store.log.verify import verify
 from tests.store.conftest import write_jsonl
 from tests.store.helpers import prepared
 

@@ -17,7 +17,8 @@ from sqlalchemy import Engine, select, text
 from ledger.audit import audit_record
 from ledger.formats.reader import MatchRecord, parse_match
 from ledger.store import db
-from ledger.store.hashing import (
+from ledger.store.imports.importer import insert_rows, prepare, store
+from ledger.store.log.hashing import (
     canonical,
     content_hash,
     event_hash,
@@ -26,10 +27,9 @@ from ledger.store.hashing import (
     row_head,
     stamp,
 )
-from ledger.store.importer import insert_rows, prepare, store
-from ledger.store.live import start_match
-from ledger.store.mapper import Header, Row, chain_rows, payload_of, unread_type
+from ledger.store.log.mapper import Header, Row, chain_rows, payload_of, unread_type
 from ledger.store.models import EVENTS
+from ledger.store.recording.live import start_match
 
 NOW = datetime(2026, 11, 29, 12, 34, 56, 789012)
 # Strings a file may hold where the ledger keeps them as they are (an unread event's
@@ -137,7 +137,7 @@ def test_a_nul_in_an_unread_type_is_stored_on_every_backend(
     # the match reads back as the file says. A NUL in a player's name is refused where the
     # header is read (tests/formats/test_values_normalised.py): a name is text everywhere.
     from ledger.store.models import PLAYER_TOTALS
-    from ledger.store.queries import stored_object
+    from ledger.store.pages.queries import stored_object
 
     match = _odd_match(corpus)
     prep = prepare(parse_match(match), now=NOW)

@@ -1,4 +1,4 @@
-"""An import worker (``python -m ledger.store.worker``) loads no SQLAlchemy, SQLModel or
+"""An import worker (``python -m ledger.store.imports.worker``) loads no SQLAlchemy, SQLModel or
 store tables: it only reads, audits and hashes, and starts the faster for it."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _database_modules_after(statement: str) -> str:
 
 
 def test_an_import_worker_loads_no_database_library() -> None:
-    assert _database_modules_after("import ledger.store.worker") == "[]"
+    assert _database_modules_after("import ledger.store.imports.worker") == "[]"
 
 
 def test_the_import_command_starts_its_workers_before_it_loads_a_database_library(

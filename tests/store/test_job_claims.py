@@ -1,4 +1,4 @@
-"""Job claims (ledger.store.job_claims, migration 0009): a job a server process works out
+"""Job claims (ledger.store.jobs.job_claims, migration 0009): a job a server process works out
 itself, claimed in the ledger so that every process answers the same state and progress,
 a second ask joins the job, and a claim whose owner died does not hold for ever."""
 
@@ -8,9 +8,10 @@ from datetime import timedelta
 
 from sqlalchemy import Engine, update
 
-from ledger.store import db, job_claims
-from ledger.store.analyses import Head
-from ledger.store.jobqueue import JobKey
+from ledger.store import db
+from ledger.store.jobs import job_claims
+from ledger.store.jobs.analyses import Head
+from ledger.store.jobs.jobqueue import JobKey
 from ledger.store.models import JOB_CLAIMS
 
 

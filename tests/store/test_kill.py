@@ -18,9 +18,9 @@ from sqlalchemy import Engine, select
 from ledger.formats.reader import read_matches
 from ledger.sim.generator import generate_corpus
 from ledger.store import db
-from ledger.store.importer import prepare
+from ledger.store.imports.importer import prepare
+from ledger.store.log.verify import verify
 from ledger.store.models import EVENTS, MATCHES, SUMMARIES
-from ledger.store.verify import verify
 from tests.store.conftest import ROOT, write_jsonl
 
 
@@ -45,7 +45,7 @@ def _workers_of(path: Path) -> list[int]:
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"ledger.store.worker" in cmd and str(path).encode() in cmd:
+        if b"ledger.store.imports.worker" in cmd and str(path).encode() in cmd:
             found.append(int(pid))
     return found
 

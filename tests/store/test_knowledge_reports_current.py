@@ -1,4 +1,4 @@
-"""The knowledge reviews the pages read (ledger.store.knowledge_reviews.current and
+"""The knowledge reviews the pages read (ledger.store.jobs.knowledge_reviews.current and
 all_current, through ledger.store.read) on SQLite and PostgreSQL: only a review of the
 match's head as stored now answers; of several sample counts the largest; each match
 with its table and audit status."""
@@ -9,8 +9,9 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from ledger.store import analyses, db, knowledge_reviews
-from ledger.store.analyses import Head
+from ledger.store import db
+from ledger.store.jobs import analyses, knowledge_reviews
+from ledger.store.jobs.analyses import Head
 from tests.store.conftest import SAMPLES
 from tests.store.helpers import import_path
 

@@ -1,4 +1,4 @@
-"""Knowledge reviews kept in the ledger (ledger.store.knowledge_reviews) on SQLite and
+"""Knowledge reviews kept in the ledger (ledger.store.jobs.knowledge_reviews) on SQLite and
 PostgreSQL: per match, head and sample count; another head or count never answers."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from ledger.store import db, knowledge_reviews
-from ledger.store.analyses import Head
+from ledger.store import db
+from ledger.store.jobs import knowledge_reviews
+from ledger.store.jobs.analyses import Head
 
 BODY: dict[str, Any] = {"samples": 20, "report": [{"seat": 0, "player": "ليلى",
                                                    "luck": -1.5}]}

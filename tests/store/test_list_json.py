@@ -10,8 +10,9 @@ import orjson
 import pytest
 from sqlalchemy import Engine
 
-from ledger.store import db, live
-from ledger.store.queries import list_matches, list_matches_json
+from ledger.store import db
+from ledger.store.pages.queries import list_matches, list_matches_json
+from ledger.store.recording import live
 from tests.store.conftest import SAMPLES, sample_files
 from tests.store.helpers import import_path
 

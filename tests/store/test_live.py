@@ -10,10 +10,12 @@ import pytest
 from sqlalchemy import Engine, select, text
 
 from ledger.findings import IllegalEvent
-from ledger.store import db, live, queries, readmodels
+from ledger.store import db
 from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
+from ledger.store.log.verify import verify
 from ledger.store.models import EVENTS
-from ledger.store.verify import verify
+from ledger.store.pages import queries, readmodels
+from ledger.store.recording import live
 from tests.store.conftest import write_jsonl
 from tests.store.helpers import count, import_path
 
@@ -189,7 +191,7 @@ def test_eight_writers_at_once_leave_no_gap_and_no_duplicate(
 
 
 def _header_ok(c: Any, mid: int) -> tuple[Any, bool]:
-    from ledger.store.mapper import Header
+    from ledger.store.log.mapper import Header
     from ledger.store.models import MATCHES
 
     m = c.execute(select(MATCHES).where(MATCHES.c.id == mid)).one()

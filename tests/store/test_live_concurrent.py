@@ -21,11 +21,11 @@ import pytest
 from sqlalchemy import Engine, select
 from sqlmodel import Session
 
-from ledger.store import live
 from ledger.store.errors import Conflict
+from ledger.store.log.verify import verify
 from ledger.store.models import EVENTS
-from ledger.store.verify import verify
-from ledger.store.writer import Writer, lock_path
+from ledger.store.recording import live
+from ledger.store.recording.writer import Writer, lock_path
 from tests.web.webtest_support import serving
 from web.app import create_app
 

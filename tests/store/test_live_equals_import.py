@@ -15,8 +15,10 @@ from sqlalchemy import Engine
 
 from ledger.audit import audit_record
 from ledger.formats.reader import parse_match
-from ledger.store import db, live, queries
-from ledger.store.verify import verify
+from ledger.store import db
+from ledger.store.log.verify import verify
+from ledger.store.pages import queries
+from ledger.store.recording import live
 
 HEADER = {"table": {"rules": "arab-block"}, "seats": ["Karim", "Lina"]}
 # Seat 0 holds a chain it plays out; seat 1 (unseen) holds 6-4, which fits a 6 end.

@@ -1,6 +1,6 @@
 """Issue 19 (load): a match's standing line is kept per process under its head
-(ledger/store/matchpage.py), and the writer's batches go in without a savepoint each
-unless one of their writes is refused (ledger/store/writer.py).
+(ledger/store/pages/matchpage.py), and the writer's batches go in without a savepoint each
+unless one of their writes is refused (ledger/store/recording/writer.py).
 
 What is kept must never be shown for another head: after an append or an undo the
 page reads the match as the tables hold it now, the same as a process that kept nothing.
@@ -18,12 +18,15 @@ import pytest
 from sqlalchemy import Engine, event, select
 
 from ledger.replay import frame
-from ledger.store import analyses, db, live, matchpage
+from ledger.store import db
 from ledger.store.errors import Conflict
+from ledger.store.jobs import analyses
+from ledger.store.log.verify import verify
 from ledger.store.models import EVENTS
+from ledger.store.pages import matchpage
 from ledger.store.read import StoredMatch, load_match, points_lost
-from ledger.store.verify import verify
-from ledger.store.writer import Writer, lock_path
+from ledger.store.recording import live
+from ledger.store.recording.writer import Writer, lock_path
 
 
 def _start(engine: Engine, match: dict[str, Any]) -> int:

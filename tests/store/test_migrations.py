@@ -10,9 +10,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect, select
 
 from ledger.store import db
-from ledger.store.jobqueue import QUEUE_TABLES
+from ledger.store.jobs.jobqueue import QUEUE_TABLES
+from ledger.store.log.verify import verify
 from ledger.store.models import SQLModel
-from ledger.store.verify import verify
 from tests.store.helpers import count, import_path, matches
 from tests.store.test_rebuild_snapshots import _dump, _rebuild
 
@@ -76,7 +76,7 @@ def _timeless(dump: dict[str, list[tuple[object, ...]]]) -> dict[str, list[tuple
 
 def test_the_migrations_build_what_the_models_describe(engine: Engine) -> None:
     with engine.connect() as c:
-        # The job queue's tables are pgqueuer's and ledger.store.jobqueue's, not models.
+        # The job queue's tables are pgqueuer's and ledger.store.jobs.jobqueue's, not models.
         context = MigrationContext.configure(c, opts={"include_name": _not_queue})
         diff = compare_metadata(context, SQLModel.metadata)
     assert diff == []
@@ -128,7 +128,7 @@ def test_an_embedded_ledger_runs_in_wal_mode(engine: Engine) -> None:
 
 
 def test_the_analyses_cache_comes_and_goes_alone(engine: Engine, corpus_file: Path) -> None:
-    from ledger.store import analyses
+    from ledger.store.jobs import analyses
     from ledger.store.models import ANALYSES
 
     import_path(engine, corpus_file)
@@ -152,9 +152,9 @@ def test_the_analyses_cache_comes_and_goes_alone(engine: Engine, corpus_file: Pa
 
 
 def test_0004_gives_every_stored_match_its_head(url: str, corpus_file: Path) -> None:
-    from ledger.store import live
-    from ledger.store.heads import read_head as read
+    from ledger.store.log.heads import read_head as read
     from ledger.store.models import EVENTS, MATCHES
+    from ledger.store.recording import live
 
     engine = db.make_engine(url)
     try:
@@ -223,8 +223,8 @@ def test_0012_gives_every_live_match_the_audit_of_its_line(engine: Engine) -> No
     # A live match stored before issue 29 kept each step's warnings only: a pass that the
     # reveal shows was illegal stayed unflagged, and ``verify`` (which now audits the
     # line) would name the difference. 0012 stores the audit's findings.
-    from ledger.store import live
     from ledger.store.models import MATCHES, PLAYER_TOTALS
+    from ledger.store.recording import live
     from tests.store.test_live_equals_import import HEADER, _events
 
     with db.writing(engine) as s:

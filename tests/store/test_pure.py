@@ -13,10 +13,10 @@ from ledger.events import Dealt, Event
 from ledger.formats.reader import parse_match
 from ledger.formats.wire import event_to_dict
 from ledger.rules import make_rules
-from ledger.store import snapshots
-from ledger.store.hashing import content_hash, event_hash, genesis
-from ledger.store.importer import prepare
-from ledger.store.mapper import Header, event_of, payload_of
+from ledger.store.imports.importer import prepare
+from ledger.store.log import snapshots
+from ledger.store.log.hashing import content_hash, event_hash, genesis
+from ledger.store.log.mapper import Header, event_of, payload_of
 
 
 def _events(match: dict[str, Any]) -> list[Event]:

@@ -21,8 +21,9 @@ from ledger.jobs import knowledge_report
 from ledger.jobs.deal_analysis import VERSION as DEAL_VERSION
 from ledger.jobs.queue import QueueJobs, deal_key, knowledge_key
 from ledger.jobs.service import Pending, Settings
-from ledger.store import analyses, db, jobqueue, knowledge_reviews
-from ledger.store.analyses import Head
+from ledger.store import db
+from ledger.store.jobs import analyses, jobqueue, knowledge_reviews
+from ledger.store.jobs.analyses import Head
 from tests.store.conftest import SAMPLES, Schemas
 from tests.store.helpers import import_path
 from web.app import create_app

@@ -12,8 +12,10 @@ from sqlalchemy import Engine, select, update
 from ledger.audit import audit_record
 from ledger.formats.reader import read_matches
 from ledger.rules import make_rules
-from ledger.store import db, readmodels, seals, snapshots
+from ledger.store import db
+from ledger.store.log import seals, snapshots
 from ledger.store.models import EVENTS, PLAYER_TOTALS, READ_MODELS, SNAPSHOTS
+from ledger.store.pages import readmodels
 from tests.store.conftest import sample_files
 from tests.store.helpers import count, import_path, sql
 from tests.store.test_live import record, start

@@ -16,10 +16,14 @@ import orjson
 from sqlalchemy import Engine, select
 
 from ledger.sim.generator import generate_match
-from ledger.store import analyses, db, keys, knowledge_reviews, live, plays, snapshots
-from ledger.store.analyses import Head
+from ledger.store import db
+from ledger.store.jobs import analyses, knowledge_reviews
+from ledger.store.jobs.analyses import Head
+from ledger.store.log import snapshots
+from ledger.store.log.verify import Verified, verify
 from ledger.store.models import ANALYSES, RECORDER_KEYS, SNAPSHOTS
-from ledger.store.verify import Verified, verify
+from ledger.store.pages import plays
+from ledger.store.recording import keys, live
 from tests.store.helpers import sql
 
 ANALYSIS = {"best": 1, "decisions": [{"seat": 0, "lost": 0}, {"seat": 1, "lost": 3}]}

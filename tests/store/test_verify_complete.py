@@ -14,10 +14,11 @@ import pytest
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError
 
-from ledger.store import db, live
-from ledger.store.hashing import event_hash, stamp
+from ledger.store import db
+from ledger.store.log.hashing import event_hash, stamp
+from ledger.store.log.verify import verify
 from ledger.store.models import EVENTS, MATCHES
-from ledger.store.verify import verify
+from ledger.store.recording import live
 from tests.store.helpers import count, drop_triggers, import_path, matches, sql
 
 

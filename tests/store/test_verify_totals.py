@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, select
 
+from ledger.store.log.verify import Verified, verify
 from ledger.store.models import PLAYER_TOTALS
-from ledger.store.verify import Verified, verify
 from tests.store.helpers import import_path, matches, sql
 
 

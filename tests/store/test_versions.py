@@ -1,4 +1,4 @@
-"""What a kept page is keyed by (ledger/store/versions.py, web/page_cache.py): the ledger's
+"""What a kept page is keyed by (ledger/store/pages/versions.py, web/page_cache.py): the ledger's
 version moves with every match stored and every event appended, a match's version with
 its own head and its kept reviews, on both databases; on a SQLite file the server reads
 them through a connection of its own (``QuickVersions``), which must answer exactly what
@@ -12,9 +12,11 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from ledger.store import db, knowledge_reviews, live
-from ledger.store.analyses import Head, head
-from ledger.store.versions import EngineVersions, QuickVersions
+from ledger.store import db
+from ledger.store.jobs import knowledge_reviews
+from ledger.store.jobs.analyses import Head, head
+from ledger.store.pages.versions import EngineVersions, QuickVersions
+from ledger.store.recording import live
 from tests.store.conftest import SAMPLES
 from tests.store.helpers import import_path
 

@@ -20,7 +20,8 @@ from sqlalchemy import text
 
 from ledger.analysis.cli_knowledge import REPORT_VERSION
 from ledger.jobs.queue import KNOWLEDGE, QueueJobs, knowledge_key
-from ledger.store import analyses, db, jobqueue, knowledge_reviews
+from ledger.store import db
+from ledger.store.jobs import analyses, jobqueue, knowledge_reviews
 from tests.store.conftest import ROOT, SAMPLES, Schemas
 from tests.store.helpers import import_path
 from tests.web.webtest_support import expected_report

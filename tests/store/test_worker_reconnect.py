@@ -25,9 +25,10 @@ from sqlalchemy import Engine, create_engine, text
 
 from ledger.jobs.deal_analysis import VERSION
 from ledger.jobs.queue import deal_key
-from ledger.store import analyses, db, jobqueue
-from ledger.store.analyses import Head
-from ledger.store.jobqueue import BULK, WEB, JobKey
+from ledger.store import db
+from ledger.store.jobs import analyses, jobqueue
+from ledger.store.jobs.analyses import Head
+from ledger.store.jobs.jobqueue import BULK, WEB, JobKey
 from tests.store.conftest import PG_SERVER, ROOT, SAMPLES, Schemas
 from tests.store.helpers import import_path
 

@@ -27,7 +27,7 @@ from webtest_support import (
 
 def _import_samples(db_url: str, root: Path) -> dict[str, int]:
     from ledger.store.db import open_db, writing
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
 
     engine = open_db(db_url)
     ids: dict[str, int] = {}

@@ -22,7 +22,7 @@ from webtest_support import SAMPLES, serving
 
 from ledger.jobs.service import AnalysisJobs, Settings
 from ledger.store import db
-from ledger.store.importer import import_file
+from ledger.store.imports.importer import import_file
 
 QUICK = "domena-2.json"      # its deals solve in milliseconds
 SLOW = "sahrat-fives-4.json"  # four sides with Fives: its first deal takes many seconds

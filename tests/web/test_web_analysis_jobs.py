@@ -26,8 +26,9 @@ from ledger.jobs import service as analysis_jobs
 from ledger.jobs.deal_analysis import VERSION, Task, with_judged, worded
 from ledger.jobs.service import AnalysisJobs, Settings
 from ledger.rules import make_rules
-from ledger.store import analyses, db
-from ledger.store.importer import import_file
+from ledger.store import db
+from ledger.store.imports.importer import import_file
+from ledger.store.jobs import analyses
 from ledger.store.models import ANALYSES
 from web.app import create_app
 

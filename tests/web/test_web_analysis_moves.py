@@ -20,7 +20,8 @@ from ledger.i18n import ENGLISH, language
 from ledger.i18n.phrases import FSI, LRI, PDI
 from ledger.jobs.deal_analysis import VERSION
 from ledger.rules import make_rules
-from ledger.store import analyses, db
+from ledger.store import db
+from ledger.store.jobs import analyses
 
 SAMPLE = "domena-2.json"
 ARABIC = language("ar")

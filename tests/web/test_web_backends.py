@@ -19,9 +19,9 @@ from webtest_support import SAMPLES, sample_files
 from ledger.engine import fold
 from ledger.formats.reader import read_matches
 from ledger.replay import frame
-from ledger.store import snapshots
 from ledger.store.db import open_db, writing
-from ledger.store.importer import import_records
+from ledger.store.imports.importer import import_records
+from ledger.store.log import snapshots
 from ledger.store.read import Filters, list_page
 from web.matchdata import load_match
 

@@ -35,7 +35,7 @@ GETS = [
 
 def _import(url: str, obj: dict[str, Any], folder: Path) -> int:
     from ledger.store.db import open_db, writing
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
 
     path = folder / f"m{len(list(folder.iterdir()))}.json"
     path.write_text(json.dumps(obj), encoding="utf-8")

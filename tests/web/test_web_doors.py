@@ -24,7 +24,7 @@ LONG = 20_000
 def client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
            ) -> Iterator[TestClient]:
     from ledger.store.db import open_db, writing
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
     from web.app import create_app
 
     with fresh_ledger(request.param, tmp_path_factory.mktemp("doors")) as url:

@@ -44,7 +44,7 @@ def _texts(page: str) -> list[str]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, int]]]:
     from ledger.store.db import open_db, writing
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
     from web.app import create_app
 
     db_url = f"sqlite:///{tmp_path_factory.mktemp('stored-findings') / 'ledger.db'}"

@@ -22,7 +22,8 @@ import pytest
 from webtest_support import expected_report, ledger_with, serving
 
 from ledger.analysis.cli_knowledge import REPORT_VERSION
-from ledger.store import analyses, db, knowledge_reviews
+from ledger.store import db
+from ledger.store.jobs import analyses, knowledge_reviews
 from web.access import Access, Mode
 from web.app import create_app
 

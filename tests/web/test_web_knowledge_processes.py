@@ -2,7 +2,7 @@
 
 On an embedded SQLite ledger ``domino-ledger serve`` runs one process per core, each
 with its own analysis workers; the review's job is claimed in the ledger
-(ledger.store.job_claims), so every process answers the same progress, a second ask
+(ledger.store.jobs.job_claims), so every process answers the same progress, a second ask
 from any process joins the running job, and a claim whose process died does not stand
 for ever. Two apps over one ledger file here (each its own jobs, as two processes), and
 a real ``serve --workers 2``.
@@ -22,7 +22,8 @@ from webtest_support import expected_report, free_port, ledger_with, serving, wa
 
 from ledger.jobs import knowledge_report
 from ledger.jobs.service import Settings
-from ledger.store import analyses, db, job_claims
+from ledger.store import db
+from ledger.store.jobs import analyses, job_claims
 from ledger.store.models import JOB_CLAIMS
 from web.app import create_app
 

@@ -26,7 +26,7 @@ def _cache_of(client: TestClient) -> PageCache:
 
 def _store(url: str, name: str, folder: Path, seats: list[str] | None = None) -> int:
     from ledger.store.db import open_db, writing
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
 
     obj = json.loads((SAMPLES / name).read_text(encoding="utf-8"))
     if seats:

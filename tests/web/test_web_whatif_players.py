@@ -103,7 +103,7 @@ def _audited_ledger(server: Server, ok_only: bool = False) -> list[Any]:
 
     from ledger.store import db
     from ledger.store.models import MATCHES
-    from ledger.store.queries import record_of
+    from ledger.store.pages.queries import record_of
 
     engine = db.open_db(server.db_url)
     try:
@@ -201,8 +201,9 @@ def test_players_counts_follow_the_ledger(tmp_path: Any) -> None:
 
     from ledger.analysis.review import review_match
     from ledger.rules import make_rules
-    from ledger.store import analyses, db
-    from ledger.store.importer import import_file
+    from ledger.store import db
+    from ledger.store.imports.importer import import_file
+    from ledger.store.jobs import analyses
     from web.app import create_app
 
     url = f"sqlite:///{tmp_path / 'ledger.db'}"

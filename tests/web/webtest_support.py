@@ -98,7 +98,7 @@ def ledger_with(folder: Path, name: str) -> tuple[str, int]:
     """A SQLite ledger of its own in ``folder`` holding the sample ``name``: its URL and the
     match's id."""
     from ledger.store import db
-    from ledger.store.importer import import_file
+    from ledger.store.imports.importer import import_file
 
     url = f"sqlite:///{folder / 'ledger.db'}"
     engine = db.open_db(url)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
-from ledger.store.hashing import stamp
+from ledger.store.log.hashing import stamp
 
 
 def _seal(label: str, *parts: object) -> bytes:

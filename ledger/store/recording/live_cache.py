@@ -6,7 +6,7 @@ folded again, and every derived event of the match parsed again (most of an appe
 time, more the longer the match). The append before it, in this process, had both in
 hand: they are kept here under the head they hold for (the last event's seq and hash).
 
-A hash names the whole chain up to it (ledger/store/hashing.py), so an entry is right
+A hash names the whole chain up to it (ledger/store/log/hashing.py), so an entry is right
 for any ledger whose match ends in that head: an append by another process, an undo, a
 batch rolled back, all leave a different head in the tables, and the entry is not used.
 Bounded: the least recently used match is dropped first.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ledger.engine import State
 from ledger.events import Event
 from ledger.findings import Finding
-from ledger.store.readmodels import ReadModel
+from ledger.store.pages.readmodels import ReadModel
 
 SIZE = 256
 

@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.engine import Connection
 
-from ledger.store import seals
-from ledger.store.hashing import genesis
-from ledger.store.mapper import Header
+from ledger.store.log import seals
+from ledger.store.log.hashing import genesis
+from ledger.store.log.mapper import Header
 from ledger.store.models import MATCHES, RECORDER_KEYS
 
 

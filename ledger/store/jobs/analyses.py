@@ -21,8 +21,8 @@ import orjson
 from sqlalchemy import bindparam, delete, select, text
 from sqlalchemy.engine import Connection
 
-from ledger.store import seals
 from ledger.store.errors import MatchNotFound
+from ledger.store.log import seals
 from ledger.store.models import ANALYSES, EVENTS, MATCHES
 
 

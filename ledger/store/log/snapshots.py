@@ -26,10 +26,10 @@ from ledger.engine.state import DealResult, State
 from ledger.events import Dealt, Event
 from ledger.formats.partial import rebuild_hands
 from ledger.rules.base import DealRecap, Rules
-from ledger.store import seals
-from ledger.store.mapper import Header, event_of, unread_stops
+from ledger.store.log import seals
+from ledger.store.log.mapper import Header, event_of, unread_stops
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
-from ledger.store.readmodels import rules_of
+from ledger.store.pages.readmodels import rules_of
 from ledger.tiles import Tile
 from ledger.walk import Walk
 

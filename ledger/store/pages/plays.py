@@ -18,7 +18,7 @@ from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from ledger.rules.base import Rules
-from ledger.store import seals
+from ledger.store.log import seals
 from ledger.store.models import ANALYSES, DEAL_ROWS, MATCHES, SUMMARIES
 
 PAGE = 500

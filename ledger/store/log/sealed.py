@@ -13,8 +13,9 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from ledger.store import keys, seals
+from ledger.store.log import seals
 from ledger.store.models import ANALYSES, KNOWLEDGE_REVIEWS, SNAPSHOTS
+from ledger.store.recording import keys
 
 
 class Problem(NamedTuple):

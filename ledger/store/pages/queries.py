@@ -18,9 +18,9 @@ from ledger.corrections import standing_rows
 from ledger.formats.reader import MatchRecord, parse_match
 from ledger.formats.values import searchable
 from ledger.store.errors import MatchNotFound
-from ledger.store.mapper import Header, match_object, reported
-from ledger.store.matchlist import Filters, conditions
+from ledger.store.log.mapper import Header, match_object, reported
 from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
+from ledger.store.pages.matchlist import Filters, conditions
 
 MAX_PAGE = 500
 
@@ -93,7 +93,7 @@ def list_matches(conn: Connection, *, preset: str | None = None, player: str | N
                  status: str | None = None, ok: bool | None = None, origin: str | None = None,
                  limit: int = 50, offset: int = 0) -> Page:
     """Matches newest first, filtered (``player``: the exact name), one page of them
-    with the total count (the matches page's conditions: ``ledger.store.matchlist``)."""
+    with the total count (the matches page's conditions: ``ledger.store.pages.matchlist``)."""
     return _list(conn, Filters(table=preset, audit=_audit(ok), status=status, origin=origin),
                  player, limit, offset, fragments=False)
 

@@ -36,17 +36,18 @@ from ledger.events import Dealt, Event
 from ledger.findings import Finding, IllegalEvent
 from ledger.formats.wire import FORMAT, ParseError, parse_event, parse_header
 from ledger.rules import RulesError, make_rules
-from ledger.store import heads, keys, snapshots
 from ledger.store.db import write_connection
 from ledger.store.errors import BadInput, Conflict, MatchClosed, MatchNotFound
-from ledger.store.hashing import genesis
-from ledger.store.importer import insert_rows
-from ledger.store.live_audit import Audited, audited
-from ledger.store.live_cache import LIVE, Kept
-from ledger.store.mapper import Header, chain_rows, event_of, finding_json, payload_of
+from ledger.store.imports.importer import insert_rows
+from ledger.store.log import heads, snapshots
+from ledger.store.log.hashing import genesis
+from ledger.store.log.mapper import Header, chain_rows, event_of, finding_json, payload_of
 from ledger.store.models import EVENTS, MATCHES, SNAPSHOTS
-from ledger.store.readmodels import compute, load, replace_model, standing_derived, stored
-from ledger.store.writer import in_whole_batch
+from ledger.store.pages.readmodels import compute, load, replace_model, standing_derived, stored
+from ledger.store.recording import keys
+from ledger.store.recording.live_audit import Audited, audited
+from ledger.store.recording.live_cache import LIVE, Kept
+from ledger.store.recording.writer import in_whole_batch
 from ledger.walk import step
 
 
@@ -79,7 +80,7 @@ def start_match(session: Session, header: Mapping[str, Any]) -> int:
 
 def start_keyed(session: Session, header: Mapping[str, Any], commit: bool = True) -> Started:
     """Open a live match and issue its recorder key, in one transaction (``commit=False``:
-    in the caller's, which commits it: ledger/store/writer.py)."""
+    in the caller's, which commits it: ledger/store/recording/writer.py)."""
     obj = {"format": FORMAT, **dict(header), "events": []}
     try:
         parsed = parse_header(obj)
@@ -130,7 +131,7 @@ def append(session: Session, match_id: int, event: Mapping[str, Any] | Event,
     """Append one recorded event in one transaction (see the module's docstring).
 
     ``commit=False``: in a savepoint of the caller's transaction, which commits it with
-    the other appends of its batch (ledger/store/writer.py); a refused append rolls back
+    the other appends of its batch (ledger/store/recording/writer.py); a refused append rolls back
     its own savepoint only.
     """
     if not commit and in_whole_batch(session):  # an error redoes the batch a savepoint each

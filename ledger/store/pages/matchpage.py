@@ -28,11 +28,11 @@ from ledger.replay import ReplayMatch, Snapshot, deal_span
 from ledger.rules.base import Rules
 from ledger.scoresheet import ScoreSheet, build_sheet
 from ledger.store.errors import MatchNotFound
-from ledger.store.heads import Head
-from ledger.store.mapper import Header, event_of
+from ledger.store.log.heads import Head
+from ledger.store.log.mapper import Header, event_of
+from ledger.store.log.snapshots import VERSION, decode
 from ledger.store.models import ANALYSES, EVENTS, HEADS, MATCHES, SNAPSHOTS
-from ledger.store.readmodels import rules_of
-from ledger.store.snapshots import VERSION, decode
+from ledger.store.pages.readmodels import rules_of
 
 
 class ReplayUnavailable(ValueError):

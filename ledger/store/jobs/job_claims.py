@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
-from ledger.store.jobqueue import JobKey
+from ledger.store.jobs.jobqueue import JobKey
 from ledger.store.models import JOB_CLAIMS
 
 LEASE = 30.0          # seconds without a heartbeat before a claim is taken for dead

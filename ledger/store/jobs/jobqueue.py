@@ -127,6 +127,9 @@ def has_queue(conn: Connection) -> bool:
                                   "AND to_regclass('pgqueuer') IS NOT NULL")).scalar())
 
 
+# Raw SQL on purpose: job_progress and pgqueuer's tables exist on PostgreSQL only (0008,
+# pgqueuer's own schema), not in the models every backend builds, and the queries use
+# PostgreSQL's own forms (to_regclass, ::text, now()).
 _COLUMNS = "state, done, total, error, body, worker, updated"
 
 
@@ -201,8 +204,8 @@ def finished(conn: Connection, key: JobKey) -> None:
     conn.execute(text("DELETE FROM job_progress WHERE key = :key"), {"key": key.name})
 
 
-# Where each kind keeps its answers: the job's key names the row (ledger.store.analyses,
-# ledger.store.knowledge_reviews).
+# Where each kind keeps its answers: the job's key names the row (ledger.store.jobs.analyses,
+# ledger.store.jobs.knowledge_reviews).
 _ANSWERED = {
     "deal": "SELECT 1 FROM analyses WHERE match_id = :match_id AND deal = :part "
             "AND version = :version AND last_seq = :last_seq AND head_hash = :head",

@@ -8,14 +8,14 @@ a match whose header cannot be read has nothing to store and is reported.
 A match already in the ledger (same canonical content) adds nothing.
 
 Files stream: a match is in memory only between its line and its batch's commit.
-Hashes are computed in Python (``ledger.store.prepare``). A prepared match carries its event rows
-as one JSON document and one string of hashes, and they go in with one
-statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite,
+Hashes are computed in Python (``ledger.store.imports.prepare``). A prepared match
+carries its event rows as one JSON document and one string of hashes, and they go in with
+one statement per match: ``INSERT ... SELECT ... FROM json_each`` on SQLite,
 ``json_array_elements`` on PostgreSQL (no Python object per row on the writing side).
 
 Reading, auditing and hashing (``prepare``) need no database, so
 ``import_file(..., jobs=N)`` runs them in N worker processes (which load no
-SQLAlchemy; ``ledger.store.feed`` starts and reads them) while this one only writes;
+SQLAlchemy; ``ledger.store.imports.feed`` starts and reads them) while this one only writes;
 the input order is kept and memory stays flat. Many files go in batches that run on
 across files (``import_files``).
 """
@@ -38,12 +38,10 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
 from ledger.formats.reader import MatchRecord, ReadError, read_matches
-from ledger.store import feed, heads
 from ledger.store.db import write_connection
-from ledger.store.feed import FileEnd
-from ledger.store.mapper import Row
-from ledger.store.models import MATCHES
-from ledger.store.prepare import (
+from ledger.store.imports import feed
+from ledger.store.imports.feed import FileEnd
+from ledger.store.imports.prepare import (
     SQLITE_TIME,
     Item,
     Prepared,
@@ -53,7 +51,10 @@ from ledger.store.prepare import (
     safe_audit,
     sqlite_values,
 )
-from ledger.store.readmodels import TOTALS, insert_model
+from ledger.store.log import heads
+from ledger.store.log.mapper import Row
+from ledger.store.models import MATCHES
+from ledger.store.pages.readmodels import TOTALS, insert_model
 
 __all__ = ["BATCH_MATCHES", "BATCH_ROWS", "BATCH_SECONDS", "Imported", "Item", "Prepared",
            "ReplaceGuard", "Unstorable", "find", "import_file", "import_records", "insert_rows",

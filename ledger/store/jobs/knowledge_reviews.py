@@ -18,8 +18,8 @@ import orjson
 from sqlalchemy import bindparam, delete, func, select, text
 from sqlalchemy.engine import Connection
 
-from ledger.store import seals
-from ledger.store.analyses import Head, head
+from ledger.store.jobs.analyses import Head, head
+from ledger.store.log import seals
 from ledger.store.models import EVENTS, KNOWLEDGE_REVIEWS, MATCHES
 
 

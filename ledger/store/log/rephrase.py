@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ledger.formats.reader import parse_match
-from ledger.store.importer import safe_audit
-from ledger.store.mapper import Header, finding_json, match_object, reported
-from ledger.store.verify import live_fold
+from ledger.store.imports.importer import safe_audit
+from ledger.store.log.mapper import Header, finding_json, match_object, reported
+from ledger.store.log.verify import live_fold
 
 Key = tuple[object, object, object, object]
 

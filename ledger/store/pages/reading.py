@@ -44,7 +44,7 @@ def reading(url: str | None, error: Callable[[str], Exception],
 
         from ledger.store import db
         from ledger.store.errors import StoreError
-        from ledger.store.queries import record_of
+        from ledger.store.pages.queries import record_of
     except ImportError as exc:  # a build without the store or its database driver
         raise error(f"the match store cannot be used here ({exc}); {instead}") from None
     try:

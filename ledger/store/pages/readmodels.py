@@ -1,7 +1,7 @@
 """Read models: the score sheet's deal rows, match summaries and per-player totals.
 
 All three are computed from a match's derived events (what the rules said)
-by ``compute`` (``ledger.store.computed``: no database); the importer, live
+by ``compute`` (``ledger.store.pages.computed``: no database); the importer, live
 recording and ``rebuild`` all go through it, so a rebuild gives the same rows
 as the writes did. Player totals are sums of each match's contribution: a write
 adds its match's contribution (or the change of it), a rebuild sums them again.
@@ -13,12 +13,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, or_, select, text, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from ledger.corrections import UNDO, standing_rows
 from ledger.events import Event
-from ledger.store.computed import (
+from ledger.store.log.mapper import Header, event_of
+from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, READ_MODELS, SUMMARIES
+from ledger.store.pages.computed import (
     TOTALS,
     ReadModel,
     compute,
@@ -26,14 +28,14 @@ from ledger.store.computed import (
     rules_for,
     rules_of,
 )
-from ledger.store.mapper import Header, event_of
-from ledger.store.models import DEAL_ROWS, EVENTS, MATCHES, READ_MODELS, SUMMARIES
 
 __all__ = ["TOTALS", "ReadModel", "add_totals", "compute", "dump", "insert_model", "load",
            "rebuild", "replace_model", "rules_for", "rules_of", "stored"]
 
 # --- writing -------------------------------------------------------------------------
 
+# Raw SQL on purpose: one upsert text both SQLite and PostgreSQL run as it is (Core's
+# on_conflict_do_update is per dialect), the same text the importer sends through the driver.
 _UPSERT = text(
     "INSERT INTO player_totals (name, " + ", ".join(TOTALS) + ") VALUES (:name, "
     + ", ".join(f":{t}" for t in TOTALS) + ") ON CONFLICT (name) DO UPDATE SET "
@@ -107,8 +109,8 @@ def _from_events(conn: Connection, m: Any) -> ReadModel | None:
     if stats is None:
         return None
     count = conn.execute(
-        text("SELECT count(*) FROM events WHERE match_id = :m AND kind <> 'derived'"),
-        {"m": m.id}).scalar_one()
+        select(func.count()).select_from(EVENTS)
+        .where(EVENTS.c.match_id == m.id, EVENTS.c.kind != "derived")).scalar_one()
     derived = standing_derived(conn, m.id, len(header.seats))
     return compute(m.id, header, m.ok, count, stats.seq, stats.hash, derived)
 

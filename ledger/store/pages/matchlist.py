@@ -1,7 +1,7 @@
 """The matches list: filters, orders and pages over the store's matches and summaries.
 
 One list for every reader: the matches page (``list_page``: keyset pages, a capped
-count) and the API (``ledger.store.queries.list_matches``: offset pages, an exact
+count) and the API (``ledger.store.pages.queries.list_matches``: offset pages, an exact
 total) build their conditions here (``conditions``, ``played_by``).
 
 A page is the next ``limit`` matches below (or above) an id, newest first, so
@@ -27,9 +27,9 @@ from ledger.i18n.phrases import N_
 from ledger.names import matching
 from ledger.rules import PRESETS
 from ledger.rules.base import Rules
-from ledger.store.mapper import Header
+from ledger.store.log.mapper import Header
 from ledger.store.models import EVENTS, MATCHES, PLAYER_TOTALS, SUMMARIES
-from ledger.store.readmodels import rules_of
+from ledger.store.pages.readmodels import rules_of
 
 COUNT_CAP = 1_000
 # The filters' choices; their labels are msgids (the page words them in its language).
@@ -200,6 +200,8 @@ def played_by(conn: Connection, names: list[str]) -> ColumnElement[bool]:
     """A match one of ``names`` played in (the names the typed text finds, or the API's
     one exact name: compared as one value, a third quicker on SQLite than a list)."""
     if conn.dialect.name == "postgresql":
+        # Raw SQL on purpose: jsonb's ? and ?| operators (an index-backed containment test)
+        # have no Core spelling.
         if len(names) == 1:
             return text("CAST(matches.seats AS jsonb) ? :player").bindparams(  # type: ignore[return-value]
                 player=names[0])

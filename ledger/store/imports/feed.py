@@ -1,7 +1,7 @@
 """An import's worker processes, seen from the importing one: started, read in order, reaped.
 
-Workers (``python -m ledger.store.worker``) read, audit and hash; the importing process
-only writes (``ledger.store.importer``). This module loads no SQLAlchemy, so that the
+Workers (``python -m ledger.store.imports.worker``) read, audit and hash; the importing process
+only writes (``ledger.store.imports.importer``). This module loads no SQLAlchemy, so that the
 import command starts its workers first: they read and prepare the first matches while
 the command loads the database's libraries and opens (or creates) the ledger.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ledger.formats.reader import ReadError
-from ledger.store.prepare import Item
+from ledger.store.imports.prepare import Item
 
 __all__ = ["FileEnd", "Workers", "file_items", "files_in_workers", "items",
            "prepared_in_workers", "start", "start_files"]
@@ -110,12 +110,12 @@ def _file_items(proc: _Proc, path: str) -> Iterator[Item | FileEnd]:
 
 
 def _started(stack: ExitStack, argv: list[str], stdin: str = "") -> _Proc:
-    """A worker process (``python -m ledger.store.worker ARGV``) and its error file."""
+    """A worker process (``python -m ledger.store.imports.worker ARGV``) and its error file."""
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])  # ledger's own checkout comes first
+    root = str(Path(__file__).resolve().parents[3])  # ledger's own checkout comes first
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     err = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 (the caller's stack closes it)
-    proc = subprocess.Popen([sys.executable, "-m", "ledger.store.worker", *argv],
+    proc = subprocess.Popen([sys.executable, "-m", "ledger.store.imports.worker", *argv],
                             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=err, env=env)
     stack.callback(_reap, proc)
@@ -149,7 +149,7 @@ def _load(worker: _Proc, path: str) -> tuple[str, Any]:
 # keeps going while the writer waits on the disk (a commit that checkpoints the WAL). The
 # kernel's default pipe (64 KiB) holds two or three; unprivileged processes may ask for up
 # to /proc/sys/fs/pipe-max-size (1 MiB by default). Kernel memory, and bounded: memory
-# stays flat. (A worker keeps a bounded backlog of its own beyond it: ledger.store.worker.)
+# stays flat. (A worker keeps a bounded backlog of its own beyond it: ledger.store.imports.worker.)
 _PIPE_SIZE = 1 << 20
 
 

@@ -26,7 +26,7 @@ from ledger.formats.wire import (
     event_to_dict,
     parse_event,
 )
-from ledger.store.hashing import SALT, canonical, event_hash, header_object, stamp
+from ledger.store.log.hashing import SALT, canonical, event_hash, header_object, stamp
 
 
 class Row(NamedTuple):

@@ -2,7 +2,7 @@
 compute them without loading the store's tables or SQLAlchemy).
 
 The score sheet's deal rows, the match summary and each player's contribution to the
-totals; ``ledger.store.readmodels`` writes them.
+totals; ``ledger.store.pages.readmodels`` writes them.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 from ledger.events import DealScored, Event, FivesScored, MatchEnded
 from ledger.rules import RulesError, make_rules
 from ledger.rules.base import Rules
-from ledger.store.hashing import canonical
-from ledger.store.mapper import Header, text_safe
+from ledger.store.log.hashing import canonical
+from ledger.store.log.mapper import Header, text_safe
 
 TOTALS = ("matches", "complete", "wins", "deals", "deal_wins", "points", "faulty")
 

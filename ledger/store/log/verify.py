@@ -31,12 +31,13 @@ from ledger.engine import State, new_state
 from ledger.events import Event
 from ledger.formats.reader import parse_match
 from ledger.rules import make_rules
-from ledger.store import readmodels, sealed
-from ledger.store.hashing import content_hash, event_hash, genesis, stamp
-from ledger.store.heads import Head, read_head
-from ledger.store.importer import prepare, safe_audit
-from ledger.store.mapper import Header, event_of, finding_json, match_object, payload_of
+from ledger.store.imports.importer import prepare, safe_audit
+from ledger.store.log import sealed
+from ledger.store.log.hashing import content_hash, event_hash, genesis, stamp
+from ledger.store.log.heads import Head, read_head
+from ledger.store.log.mapper import Header, event_of, finding_json, match_object, payload_of
 from ledger.store.models import ANALYSES, EVENTS, HEADS, MATCHES, PLAYER_TOTALS, SUMMARIES
+from ledger.store.pages import readmodels
 from ledger.walk import step
 
 

@@ -2,7 +2,7 @@
 
 Needs no database (nor SQLAlchemy): an import's worker processes run it, and load
 only this, the rules and the reader, while the importing process writes
-(``ledger.store.importer``). What it makes is plain, picklable data.
+(``ledger.store.imports.importer``). What it makes is plain, picklable data.
 """
 
 from __future__ import annotations
@@ -17,15 +17,14 @@ from ledger.audit import AuditReport, audit_record
 from ledger.events import Event
 from ledger.findings import finding
 from ledger.formats.reader import MatchRecord
-from ledger.store.computed import TOTALS, ReadModel, compute
-from ledger.store.hashing import (
+from ledger.store.log.hashing import (
     content_hasher,
     event_hash_from,
     genesis,
     row_head,
     stamp,
 )
-from ledger.store.mapper import (
+from ledger.store.log.mapper import (
     Header,
     Row,
     finding_json,
@@ -34,6 +33,7 @@ from ledger.store.mapper import (
     text_and_bytes,
     unread_type,
 )
+from ledger.store.pages.computed import TOTALS, ReadModel, compute
 
 HASH = 32  # bytes of a SHA-256 digest
 

@@ -1,4 +1,4 @@
-"""An import worker: ``python -m ledger.store.worker PATH JOBS K`` (or ``--files JOBS K``).
+"""An import worker: ``python -m ledger.store.imports.worker PATH JOBS K`` (or ``--files JOBS K``).
 
 Reads the file, decodes and prepares every JOBS-th match from the K-th on (audit,
 canonical rows, hashes, read model, SQLite's statement values) and pickles them to
@@ -20,7 +20,7 @@ import sys
 from collections import deque
 
 from ledger.formats.reader import ReadError, read_matches
-from ledger.store.prepare import item_of
+from ledger.store.imports.prepare import item_of
 
 BACKLOG = 32 << 20
 
