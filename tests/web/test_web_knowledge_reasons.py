@@ -20,7 +20,8 @@ from ledger.analysis.measures import hindsight_of
 from ledger.formats.canonical import match_hash
 from ledger.formats.reader import read_matches
 from ledger.rules import make_rules
-from ledger.store import analyses, db, knowledge_reviews
+from ledger.store import db
+from ledger.store.jobs import analyses, knowledge_reviews
 from tests.exports.corpus import SAMPLES
 from web.app import create_app
 
