@@ -87,7 +87,7 @@ async def page_error(request: Request, exc: Exception) -> Response:
         if api_call:
             return await request_validation_exception_handler(request, exc)
         status = 422
-        message = "; ".join(_validation_text(e) for e in exc.errors())
+        message = "; ".join(_validation_text(e, lang) for e in exc.errors())
     elif isinstance(exc, StarletteHTTPException):
         if api_call:
             return await http_exception_handler(request, exc)
@@ -125,6 +125,29 @@ def _watch_links(path: str, status: int, lang: Language, links: list[tuple[str, 
     links.insert(0, (f"/matches/{match_id}/watch", lang.say("Watch this match live")))
 
 
-def _validation_text(err: Any) -> str:
-    where = ".".join(str(p) for p in err.get("loc", ())[1:]) or "the request"
-    return f"{where}: {err.get('msg', 'not valid')}"
+# What a field of a page's address or form got wrong, by pydantic's error type: worded in
+# the page's language (pydantic's own messages are English only). The API keeps pydantic's.
+_WRONG = {
+    "missing": N_("{field}: it is missing"),
+    "int_parsing": N_("{field}: a whole number is needed"),
+    "int_from_float": N_("{field}: a whole number is needed"),
+    "float_parsing": N_("{field}: a number is needed"),
+    "bool_parsing": N_("{field}: yes or no (true or false) is needed"),
+    "greater_than_equal": N_("{field}: {limit} or more"),
+    "greater_than": N_("{field}: more than {limit}"),
+    "less_than_equal": N_("{field}: {limit} or less"),
+    "less_than": N_("{field}: less than {limit}"),
+    "string_too_long": N_("{field}: at most {limit} characters"),
+}
+_LIMITS = {"greater_than_equal": "ge", "greater_than": "gt", "less_than_equal": "le",
+           "less_than": "lt", "string_too_long": "max_length"}
+
+
+def _validation_text(err: Any, lang: Language) -> str:
+    field = ".".join(str(p) for p in err.get("loc", ())[1:]) or "?"
+    kind = str(err.get("type", ""))
+    template = _WRONG.get(kind)
+    if template is None:
+        return lang.say("{field}: this value is not allowed", field=lang.isolate(field))
+    limit = (err.get("ctx") or {}).get(_LIMITS.get(kind, ""), "")
+    return lang.say(template, field=lang.isolate(field), limit=limit)

@@ -18,7 +18,7 @@ from ledger.glossary import table_name
 from ledger.i18n import Language
 from ledger.rules import PRESETS
 from ledger.store.read import record_of
-from web.deps import DbInt, MatchId, ReadSession
+from web.deps import INT_MAX, DbInt, MatchId, ReadSession
 from web.lang import request_language
 from web.templating import templates
 from web.wording import match_title
@@ -53,26 +53,44 @@ def _options(teams: bool, target: int | None) -> dict[str, object]:
     return options
 
 
+def form_target(text: str | None, lang: Language) -> tuple[int | None, str | None]:
+    """The form's Target as typed: empty is the other table's own (as its placeholder says);
+    else a whole number from 0 up, or what is wrong with it, in the page's language."""
+    text = (text or "").strip()
+    if not text:
+        return None, None
+    try:
+        value = int(text)
+    except ValueError:
+        return None, lang.say("Target: type a whole number of points, or leave it empty for "
+                              "the table's own")
+    if not 0 <= value <= INT_MAX:
+        return None, lang.say("Target: a number from 0 to {most}", most=INT_MAX)
+    return value, None
+
+
 @router.get("/matches/{match_id}/whatif", response_class=HTMLResponse,
             include_in_schema=False)
 def whatif_page(request: Request, match_id: MatchId, session: ReadSession,
                 rules: str | None = None, teams: bool = False,
-                target: Target = None) -> HTMLResponse:
+                target: str | None = None) -> HTMLResponse:
     lang = request_language(request)
     record = record_of(session.connection(), match_id)
     seats = len(record.header.seats) if record.header is not None else 0
     compared: WhatIf | None = None
-    error: str | None = None
-    if rules:
+    typed = target
+    number, error = form_target(target, lang)
+    if rules and error is None:
         try:
-            compared = what_if(record, rules, _options(teams, target))
+            compared = what_if(record, rules, _options(teams, number))
         except WhatIfError as exc:
             error = lang.word(exc.said)
     title = match_title(compared.original, lang) if compared is not None else \
         " · ".join(record.header.seats) if record.header is not None else ""
     return templates.TemplateResponse(request, "whatif.html", {
         "nav": "matches", "match_id": match_id, "title": title,
-        "choices": choices(seats, lang), "rules": rules, "teams": teams, "target": target,
+        "choices": choices(seats, lang), "rules": rules, "teams": teams,
+        "target": typed, "target_wrong": error is not None and number is None and bool(typed),
         "w": compared, "error": error,
     }, status_code=422 if error else 200)
 
