@@ -26,6 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CFG = Path(__file__).parent / "babel.cfg"
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 TRANSLATED = tuple(lang for lang in SUPPORTED if lang != "en")
+# gettext's plural rules where Babel's (CLDR's) differ: CLDR gives Portuguese and Spanish
+# a third form for millions that gettext's tools do not know; Brazilian Portuguese says
+# "0 pedra" (one form for 0 and 1).
+PLURAL_FORMS = {"pt": "nplurals=2; plural=(n > 1);", "es": "nplurals=2; plural=(n != 1);"}
 # The slots of a sentence: "{name}" (the ledger's templates) and "%(name)s" (the web
 # pages' Jinja2 templates, as Babel extracts them from {% trans %} and _()).
 _SLOT = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}|(?<!%)%\(([A-Za-z_][A-Za-z0-9_]*)\)[sd]")
@@ -49,10 +53,14 @@ def extract(root: Path = ROOT) -> Catalog:
 def read(lang: str) -> Catalog:
     path = po_path(lang)
     if not path.exists():
-        return Catalog(locale=lang, domain=DOMAIN, project="domino-ledger", charset="utf-8",
-                       fuzzy=False)
-    with path.open("rb") as fh:
-        return read_po(fh, locale=lang, domain=DOMAIN)
+        catalog = Catalog(locale=lang, domain=DOMAIN, project="domino-ledger",
+                          charset="utf-8", fuzzy=False)
+    else:
+        with path.open("rb") as fh:
+            catalog = read_po(fh, locale=lang, domain=DOMAIN)
+    if lang in PLURAL_FORMS:
+        catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[lang])]
+    return catalog
 
 
 def _po_bytes(catalog: Catalog, **options: bool) -> bytes:

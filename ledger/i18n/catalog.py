@@ -26,7 +26,7 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT = "en"
 # Every shipped language, English first; a language is shipped when its catalog is
 # complete (tests/i18n checks each msgid has a translation).
-SUPPORTED: tuple[str, ...] = ("en", "ar")
+SUPPORTED: tuple[str, ...] = ("en", "ar", "pt", "es")
 NAMES: Mapping[str, str] = {  # each language in its own words, for a language switcher
     "en": "English", "ar": "العربية", "pt": "Português", "es": "Español",
 }

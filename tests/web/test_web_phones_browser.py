@@ -26,6 +26,9 @@ pytestmark = pytest.mark.browser
 
 WIDTHS = (360, 390, 414)
 LANGS = ("en", "ar")
+# Portuguese and Spanish run longer words than English: the narrowest phone is enough to
+# show that nothing they say pushes a page sideways.
+CASES = [(width, lang) for lang in LANGS for width in WIDTHS] + [(360, "pt"), (360, "es")]
 SERIOUS = ("serious", "critical")
 
 
@@ -65,8 +68,7 @@ def _serious(page: Any) -> list[tuple[str, str, list[Any]]]:
             for v in found if v["impact"] in SERIOUS]
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize(("width", "lang"), CASES)
 def test_every_page_fits_a_phone_and_passes_axe(page: Any, server: Server, width: int,
                                                  lang: str) -> None:
     page.set_viewport_size({"width": width, "height": 800})
