@@ -91,13 +91,11 @@
     const before = chartData();
     morph(old, fresh);
     const after = chartData();
-    // The score race is drawn by chart.js: run again when its figure changed.
-    const drawer = doc.querySelector("script[data-plotly]");
-    if (after && after !== before && drawer) {
-      const script = document.createElement("script");
-      script.src = drawer.src;
-      script.dataset.plotly = drawer.dataset.plotly;
-      document.body.appendChild(script);
+    // The score race, drawn again when its figure changed (plot.js, on every match page,
+    // fetches Plotly the first time).
+    const box = document.getElementById("score-race");
+    if (after && after !== before && box && window.ledgerPlot) {
+      window.ledgerPlot.draw(box, JSON.parse(after));
     }
   }
 
