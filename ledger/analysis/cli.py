@@ -169,6 +169,23 @@ def stored_record(match_id: int, url: str | None = None) -> MatchRecord:
         return ledger.record(match_id)
 
 
+def record_rules(record: MatchRecord) -> Rules | None:
+    """The rules of a record's table, or None once its trouble is said on stderr (a header
+    that cannot be read, a table or seat count the rules do not know)."""
+    from ledger.rules import RulesError, make_rules
+
+    where, header = record.where, record.header
+    if header is None:
+        problem = record.problems[0].message if record.problems else "no readable header"
+        print(f"domino-ledger: {where}: {problem}", file=sys.stderr)
+        return None
+    try:
+        return make_rules(header.preset, len(header.seats), header.options)
+    except RulesError as exc:
+        print(f"domino-ledger: {where}: {exc.message}", file=sys.stderr)
+        return None
+
+
 def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,
                  lang: Language = ENGLISH) -> int:
     import orjson
@@ -176,18 +193,11 @@ def _analyse_one(record: MatchRecord, args: argparse.Namespace, out: Any,
     from ledger.analysis.review import iter_reviews
     from ledger.analysis.swing import swing_figure
     from ledger.audit import audit_record
-    from ledger.rules import RulesError, make_rules
 
     where = record.where
     header = record.header
-    if header is None:
-        problem = record.problems[0].message if record.problems else "no readable header"
-        print(f"domino-ledger: {where}: {problem}", file=sys.stderr)
-        return EXIT_UNREADABLE
-    try:
-        rules = make_rules(header.preset, len(header.seats), header.options)
-    except RulesError as exc:
-        print(f"domino-ledger: {where}: {exc.message}", file=sys.stderr)
+    rules = record_rules(record)
+    if rules is None or header is None:
         return EXIT_UNREADABLE
     report = audit_record(record)
     seats = list(header.seats)

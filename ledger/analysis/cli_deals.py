@@ -20,7 +20,7 @@ import argparse
 import sys
 from typing import Any
 
-from ledger.analysis.cli import EXIT_OK, EXIT_UNREADABLE, AnalyseError, records
+from ledger.analysis.cli import EXIT_OK, EXIT_UNREADABLE, AnalyseError, record_rules, records
 from ledger.i18n import Language, add_lang_option, chosen_language
 
 
@@ -71,17 +71,10 @@ def _one(record: Any, args: argparse.Namespace, lang: Language) -> int:
     from ledger.analysis.knowledge_review import NoSuchDecision, decision_samples, default_samples
     from ledger.analysis.sampling import Inconsistent
     from ledger.formats.canonical import match_hash
-    from ledger.rules import RulesError, make_rules
 
     where, header = record.where, record.header
-    if header is None:
-        problem = record.problems[0].message if record.problems else "no readable header"
-        print(f"domino-ledger: {where}: {problem}", file=sys.stderr)
-        return EXIT_UNREADABLE
-    try:
-        rules = make_rules(header.preset, len(header.seats), header.options)
-    except RulesError as exc:
-        print(f"domino-ledger: {where}: {exc.message}", file=sys.stderr)
+    rules = record_rules(record)
+    if rules is None or header is None:
         return EXIT_UNREADABLE
     seed = args.seed if args.seed is not None else \
         match_hash(header, [e for e in record.events if e is not None])
