@@ -115,6 +115,16 @@ def test_the_vendored_bundle_says_what_it_is() -> None:
     assert gzip.decompress((VENDORED / "plotly-basic.min.js.gz").read_bytes()) == js
 
 
+def test_the_vendored_bundle_names_no_other_host() -> None:
+    """The app works offline: no address of a CDN or a cloud is left in the script it
+    serves (the note's patch), only XML namespaces and the licences' pages, never fetched."""
+    js = (VENDORED / "plotly-basic.min.js").read_text(encoding="utf-8")
+    hosts = set(re.findall(r"https?://([a-z0-9.-]+)", js))
+    assert not {h for h in hosts if "cdn" in h or "cloud" in h}, hosts
+    assert hosts <= {"www.w3.org", "plotly.com", "github.com", "syntheti.cc",
+                     "getify.mit-license.org"}, hosts
+
+
 def test_the_bundle_is_served_gzipped_and_the_old_address_leads_to_it(
         client: httpx.Client) -> None:
     old = client.get("/static/vendor/plotly.min.js", follow_redirects=False)
