@@ -99,32 +99,11 @@
     }
   }
 
-  // The fresh nodes into the page, keeping every node that did not change, this line, a
-  // drawn chart (its figure is drawn again from the new data) and what is opened.
-  function morph(old, fresh) {
-    if (old.nodeType === Node.ELEMENT_NODE && (old.id === "follow"
-        || old.classList.contains("js-plotly-plot"))) return;
-    if (old.isEqualNode(fresh)) return;
-    if (old.nodeType === Node.TEXT_NODE && fresh.nodeType === Node.TEXT_NODE) {
-      old.nodeValue = fresh.nodeValue;
-      return;
-    }
-    if (old.nodeType !== Node.ELEMENT_NODE || old.nodeName !== fresh.nodeName
-        || old.childNodes.length !== fresh.childNodes.length) {
-      old.replaceWith(document.importNode(fresh, true));
-      return;
-    }
-    for (const a of [...old.attributes]) {
-      if (!fresh.hasAttribute(a.name) && a.name !== "open") old.removeAttribute(a.name);
-    }
-    for (const a of fresh.attributes) {
-      if (a.name !== "open" && old.getAttribute(a.name) !== a.value) {
-        old.setAttribute(a.name, a.value);
-      }
-    }
-    const news = [...fresh.childNodes];
-    [...old.childNodes].forEach((node, i) => morph(node, news[i]));
-  }
+  // The fresh nodes into the page (morph.js), keeping this line, a drawn chart (its figure
+  // is drawn again from the new data) and what the reader opened.
+  const kept = (node) => node.id === "follow" || node.classList.contains("js-plotly-plot");
+  const OPENED = new Set(["open"]);
+  const morph = (old, fresh) => window.ledgerMorph(old, fresh, kept, OPENED);
 
   // --- the replay: another view is another stream; a step may put the viewer behind ----
 

@@ -105,29 +105,9 @@
   }
 
   // The new step's nodes into the page, keeping every node that did not change (a hand
-  // whose tiles are the same, the event list but for the step marked): the browser then
-  // lays out and draws only what changed, which is what keeps a step within a frame.
-  function morph(old, fresh) {
-    if (old.isEqualNode(fresh)) return;
-    if (old.nodeType === Node.TEXT_NODE && fresh.nodeType === Node.TEXT_NODE) {
-      old.nodeValue = fresh.nodeValue;
-      return;
-    }
-    if (old.nodeType !== Node.ELEMENT_NODE || old.nodeName !== fresh.nodeName
-        || old.childNodes.length !== fresh.childNodes.length) {
-      old.replaceWith(fresh);
-      return;
-    }
-    for (const a of [...old.attributes]) {
-      if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
-    }
-    for (const a of fresh.attributes) {
-      if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
-    }
-    if (old instanceof HTMLInputElement) old.value = fresh.value;  // the slider's place
-    const news = [...fresh.childNodes];
-    [...old.childNodes].forEach((node, i) => morph(node, news[i]));
-  }
+  // whose tiles are the same, the event list but for the step marked): what keeps a step
+  // within a frame (morph.js).
+  const morph = (old, fresh) => window.ledgerMorph(old, fresh);
 
   function parsed(f) {
     const t = f.parsed || document.createElement("template");
