@@ -90,6 +90,11 @@ def test_panel_next_mistake_by_key(page: Any, shot: Any, server: Server) -> None
     first, second = review.mistakes[0], review.mistakes[1] if len(review.mistakes) > 1 else None
     start = review.event + 1   # the deal dealt, before its first move
     match_id = server.id_of(SAMPLE)
+    # The deal is solved before the page opens: on the whole suite's two busy cores its
+    # analysis alone can outlast a browser wait; the panel then reads a finished answer.
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        answer, _ = analysed(client, match_id, review.deal + 1)
+        assert answer.status_code == 200, answer.text
     page.goto(f"{server.url}/matches/{match_id}/replay?step={start}&seat={first.seat}")
     page.click("#analysis-panel > summary")
     # The panel is ready once its deal is worked out, off the request: seconds on a busy

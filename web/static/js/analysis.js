@@ -350,6 +350,9 @@
   }
 
   panel.addEventListener("toggle", render);
+  // A panel opened by the address (?analysis=1) may have fired its toggle before this
+  // script listened: it is drawn now, not left waiting for an event already gone.
+  if (panel.open) render();
   document.getElementById("next-mistake").addEventListener("click", () => jump(true));
   document.getElementById("prev-mistake").addEventListener("click", () => jump(false));
   document.addEventListener("keydown", (ev) => {
