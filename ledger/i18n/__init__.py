@@ -27,10 +27,10 @@ from ledger.i18n.catalog import (
     render_finding,
     translations,
 )
-from ledger.i18n.phrases import Counted, Phrase
+from ledger.i18n.phrases import Counted, Phrase, seat_named
 
 __all__ = [
     "DEFAULT", "ENGLISH", "NAMES", "RTL", "SUPPORTED", "Counted", "Language", "Phrase",
     "add_lang_option", "chosen_language", "from_environment", "language", "negotiate",
-    "normalize", "render_finding", "translations",
+    "normalize", "render_finding", "seat_named", "translations",
 ]

@@ -197,6 +197,14 @@ def _value(name: str, value: object, tr: Translator, rtl: bool) -> str:
     return text
 
 
+def seat_named(index: int, name: str | None = None) -> Phrase:
+    """A seat as people say it (issue 34): its player's name and its number counted from 1,
+    "Karim (seat 1)"; 0-based indexes stay inside match files and JSON."""
+    if name:
+        return Phrase("{name} (seat {number})", name=name, number=index + 1)
+    return Phrase("seat {number}", number=index + 1)
+
+
 def clauses(phrases: Sequence[Phrase]) -> Phrase | None:
     """Sentences said one after another ("a; b"), as one phrase (None: there are none)."""
     said: Phrase | None = None
