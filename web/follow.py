@@ -34,6 +34,7 @@ from ledger.store.read import EngineVersions, QuickVersions, StoredMatch, load_m
 from web.deps import INT_MAX, page_work
 from web.replay_chart import points_lost
 from web.replay_frames import chunk, steps
+from web.replay_marks import kept_marks
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +116,8 @@ def news(request: Request, conn: Connection, match_id: int, since: int | None,
     lost = points_lost(conn, match_id, match.rules) if match.analysed else {}
     body = {**where(match), "seat": seat or "",
             "live": match.origin == "live" and match.status == "recording",
-            **steps(request, match, range(first, last + 1), seat, lost)}
+            **steps(request, match, range(first, last + 1), seat, lost,
+                    kept_marks(request, conn, match))}
     return Where(last, match.status), body
 
 

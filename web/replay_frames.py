@@ -22,6 +22,7 @@ from ledger.store.handles import Connection
 from web.lang import request_language, template_context
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.replay_chart import points_lost
+from web.replay_marks import Mark, kept_marks
 from web.routes.replay import page_context, view_frame
 from web.templating import templates
 
@@ -49,14 +50,16 @@ def frames(request: Request, conn: Connection, match_id: int, step: int,
         "last_step": len(match.types),
         # A match being recorded grows: the browser asks again for its last deal.
         "live": match.origin == "live" and match.status == "recording",
-        **steps(request, match, chunk(match.types, max(step, 0)), seat, lost),
+        **steps(request, match, chunk(match.types, max(step, 0)), seat, lost,
+                kept_marks(request, conn, match)),
     }
 
 
 def steps(request: Request, match: StoredMatch, held: range, seat: str | None,
-          lost: dict[int, list[int]]) -> dict[str, Any]:
+          lost: dict[int, list[int]], marks: dict[int, Mark] | None = None) -> dict[str, Any]:
     """The steps ``held`` as the page draws them; the whole-match charts they show, each
-    once (a seat's chart grows as the deals end)."""
+    once (a seat's chart grows as the deals end); ``marks``: the kept review's
+    (web.replay_marks)."""
     lang = request_language(request)
     template = templates.env.get_template("replay.html")
     common = {**template_context(request), "request": request}
@@ -66,7 +69,7 @@ def steps(request: Request, match: StoredMatch, held: range, seat: str | None,
     out = []
     for s in held:
         fr = view_frame(request, match, s, seat)
-        context = page_context(match, fr, lang, lost, made)
+        context = page_context(match, fr, lang, lost, made, marks)
         html = "".join(template.blocks["replay"](template.new_context({**common, **context})))
         chart = context["match_chart"]
         key = json.dumps(chart, sort_keys=True)

@@ -9,7 +9,6 @@ process works it out (ledger.jobs.service): ask again until it is 200.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -25,6 +24,7 @@ from web.access import Refused, deal_finished, holds_key
 from web.deps import DbInt, Jobs, MatchId, ReadSession
 from web.lang import request_language
 from web.matchdata import StoredMatch, load_match
+from web.replay_marks import past_last_move, with_best
 
 router = APIRouter(tags=["analysis"])
 
@@ -52,7 +52,10 @@ _PENDING = {"description": "Being worked out: `done` of `total` positions solved
                         "(what every seat knew at each step). Each decision has both measures "
                         "(ledger.analysis.measures): `hindsight_lost` (as `lost`, every hand "
                         "open) and, from the review by what each player knew kept for the "
-                        "match, `knowledge_lost` and `severity` (null without one); "
+                        "match, `knowledge_lost` and `severity` (null without one), and "
+                        "`knowledge_best`: the best bet by what the mover knew where that "
+                        "review named one (its moves, `knowledge_best_worded` in the page's "
+                        "language; null where it named none, left out without a review); "
                         "`mistakes` are the decisions that review named (none without it: "
                         "`knowledge_review` false), `hindsight_losses` the moves that lost "
                         "points in hindsight. Worked out off the request and "
@@ -92,20 +95,16 @@ def analysis_api(match_id: MatchId, session: ReadSession, jobs: Jobs, request: R
         return JSONResponse(got.to_dict(), status_code=202,
                             headers={"Cache-Control": "no-store"})
     # Both measures of every move, the knowledge one from the kept review (issue 29).
-    got = with_judged(got, knowledge_report(conn, match_id, KNOWLEDGE_VERSION))
+    report = knowledge_report(conn, match_id, KNOWLEDGE_VERSION)
+    got = with_judged(got, report)
     if not viewer.everyone and match.replay is not None:
         start, stop = deal_span(match.types, max(at, 1))
         got = seen_by(got, sight(viewer, at, match.replay.events, start),
-                      over=_past_last_move(match.types, start, stop, at))
-    return worded(got, request_language(request))
-
-
-def _past_last_move(types: Sequence[str], start: int, stop: int,
-                    step: int) -> bool:
-    """Whether the deal dealt at ``start`` has had its last move by ``step`` (its moves are
-    the play, draw and pass events before ``stop``)."""
-    moves = [i for i in range(start, stop) if types[i] in ("play", "draw", "pass")]
-    return step >= (moves[-1] + 1 if moves else stop)
+                      over=past_last_move(match.types, start, stop, at))
+    lang = request_language(request)
+    # The best bet by what the mover knew, beside the move he made (the view's own
+    # decisions only: seen_by has cut the others).
+    return with_best(worded(got, lang), report, lang)
 
 
 def _first_step(match: StoredMatch, deal: int) -> int:

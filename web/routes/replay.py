@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from functools import partial
 from typing import Annotated, Any
@@ -30,6 +31,7 @@ from web.deps import DbInt, MatchId, ReadSession, page_work
 from web.lang import request_language
 from web.matchdata import ReplayUnavailable, StoredMatch, load_match
 from web.replay_chart import match_chart, points_lost
+from web.replay_marks import Mark, kept_marks, past_last_move, shown_to, strip
 from web.templating import templates
 from web.wording import match_title
 
@@ -131,9 +133,11 @@ def _replay_page(request: Request, match_id: int, session: Session, step: int,
         return RedirectResponse(_url(base, exc.last, seat), status_code=307)
     assert match.rules is not None
     # Most matches have no analysis kept: then the query for their points lost is skipped.
-    lost = points_lost(session.connection(), match_id, match.rules) if match.analysed else {}
-    return templates.TemplateResponse(request, "replay.html",
-                                      page_context(match, fr, lang, lost))
+    conn = session.connection()
+    lost = points_lost(conn, match_id, match.rules) if match.analysed else {}
+    return templates.TemplateResponse(
+        request, "replay.html",
+        page_context(match, fr, lang, lost, marks=kept_marks(request, conn, match)))
 
 
 def _url(base: str, to: int, view: int | str | None) -> str:
@@ -142,10 +146,12 @@ def _url(base: str, to: int, view: int | str | None) -> str:
 
 def page_context(match: StoredMatch, fr: Frame, lang: Language,
                  lost: dict[int, list[int]] | None = None,
-                 charts: dict[tuple[int, bool], Any] | None = None) -> dict[str, Any]:
+                 charts: dict[tuple[int, bool], Any] | None = None,
+                 marks: Mapping[int, Mark] | None = None) -> dict[str, Any]:
     """What replay.html draws for one frame (``lost``: the points each deal's analysed
     mistakes lost, for the whole-match chart; ``charts``: the charts made for other
-    steps of the same view, web.replay_frames's, kept by the deals over by the step)."""
+    steps of the same view, web.replay_frames's, kept by the deals over by the step;
+    ``marks``: the kept review's decisions by event, web.replay_marks's)."""
     assert match.replay is not None and match.rules is not None
     match_id = match.id
     base = f"/matches/{match_id}/replay"
@@ -172,10 +178,21 @@ def page_context(match: StoredMatch, fr: Frame, lang: Language,
         "current": _label(match.replay, fr),
         "deals": _deal_groups(match.replay, fr, lang),
         "match_chart": _match_chart(match, sheet, fr, lang, lost, charts),
+        **_marks(match.types, fr, marks or {}),
         # A live match's replay follows it as it is recorded (templates/_follow.html).
         "follow": {"id": match_id, "replay": True, "last": fr.last_step,
                    "status": match.status} if match.origin == "live" else None,
     }
+
+
+def _marks(types: Sequence[str], fr: Frame, marks: Mapping[int, Mark]) -> dict[str, Any]:
+    """The marks of the event list the view may see (web.replay_marks says which), and the
+    strip of the deal on the table's decisions."""
+    if not marks:
+        return {"marks": {}, "strip": []}
+    start, stop = deal_span(types, max(fr.step, 1))
+    seen = shown_to(marks, fr.viewer, fr.step, past_last_move(types, start, stop, fr.step))
+    return {"marks": seen, "strip": strip(seen, start, stop)}
 
 
 def _match_chart(match: StoredMatch, sheet: ScoreSheet, fr: Frame, lang: Language,

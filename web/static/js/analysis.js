@@ -1,7 +1,9 @@
 // The replay's Analysis panel (issue 6): best play at the step on the table, the options
 // of the move just made with what each would have given, mistakes (named by what the
-// player knew, from the kept review) marked "?" with their knowledge loss and the hindsight
-// loss beside, the deal's swing chart and what the viewing seat knew.
+// player knew, from the kept review) marked "?!", "?" or "??" with their knowledge loss
+// and the hindsight loss beside, the deal's swing chart and what the viewing seat knew;
+// a move the review named a best bet for shows the move played, that best bet and what
+// the difference cost side by side (issue 34).
 //
 // The deal's analysis is asked for (GET /api/matches/{id}/analysis?deal=N) only when the
 // panel is opened or "n" / "p" is pressed: "n" goes to the next mistake's step, "p" to
@@ -150,6 +152,29 @@
     return { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[s] || s;
   }
 
+  // The signs of chess annotation, as the event list marks the moves (web/replay_marks.py).
+  const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+  const sign = (s) => el("span", { class: `mark-sign sev-${s}`, dir: "ltr", title: severityWord(s) },
+                         SYMBOLS[s] || "?");
+
+  // The move played and the best bet by what its player knew, with what the difference cost
+  // (the kept review's knowledge loss), side by side: none of it is hindsight, so a seat's
+  // view of its own move shows it while the deal is still played. Only where the review
+  // named a best bet (a mistake of some severity, or bad luck).
+  function knowledgeMove(d) {
+    if (d.knowledge_lost == null || !d.knowledge_best || !d.knowledge_best.length) return null;
+    const best = d.knowledge_best.map((m, i) => moveText((d.knowledge_best_worded || [])[i], m));
+    const cost = el("b", { dir: "ltr" }, _("%(points)s points", { points: d.knowledge_lost.toFixed(1) }));
+    return el("div", { class: "knowledge-move", id: "analysis-knowledge-move",
+                       "data-severity": d.severity || "", "data-best": d.knowledge_best.join(" | ") },
+      el("div", { class: `km-played sev-${d.severity || "none"}` },
+         el("span", { class: "label" }, _("Played")), el("b", {}, moveText(d.played_worded, d.played))),
+      el("div", { class: "km-best" }, el("span", { class: "label" }, _("Best by what the player knew")),
+         el("b", {}, best.flatMap((b, i) => (i ? [" / ", b] : [b])))),
+      el("div", { class: "km-cost" }, el("span", { class: "label" }, _("Cost")), cost,
+         d.severity ? [" ", sign(d.severity), " ", severityWord(d.severity)] : null));
+  }
+
   // The moves "n" and "p" go to: the mistakes the review by what each player knew named,
   // or, without that review, the moves that lost points in hindsight.
   function marks(a) {
@@ -196,7 +221,8 @@
       box.append(el("p", { class: "analysis-move", id: "analysis-move" },
                     sayNodes(_("%(name)s played %(move)s", null),
                              { name: a.seats[decision.seat],
-                               move: decision.played_worded || decision.played })));
+                               move: decision.played_worded || decision.played })),
+                 knowledgeMove(decision) || "");
       return;
     }
     const side = a.side_of[decision.seat];
@@ -211,7 +237,7 @@
                     sayNodes(_("%(name)s played %(move)s", null),
                              { name: mover, move: decision.played_worded || decision.played }));
     if (named) {
-      line.append(" ", el("span", { class: "blunder", title: severityWord(named) }, "?"), " ",
+      line.append(" ", sign(named), " ",
                   el("b", { class: "knowledge-lost" },
                      _("%(severity)s: lost %(points)s by what the player knew",
                        { severity: severityWord(named), points: decision.knowledge_lost.toFixed(1) })));
@@ -224,7 +250,7 @@
       ? el("span", { class: "lost hindsight" },
            _("lost %(points)s points in hindsight", { points: decision.lost }))
       : el("span", { class: "good hindsight" }, _("a best move in hindsight")));
-    box.append(line);
+    box.append(line, knowledgeMove(decision) || "");
     const rows = decision.options.map((o) => {
       const best = worth(a, o.outcome, side) === top;
       const played = o.move === decision.played;
@@ -357,6 +383,9 @@
   document.getElementById("prev-mistake").addEventListener("click", () => jump(false));
   document.addEventListener("keydown", (ev) => {
     if (ev.altKey || ev.ctrlKey || ev.metaKey || (ev.key !== "n" && ev.key !== "p")) return;
+    // Spoiler-free (replay_marks.js): no going from mistake to mistake while the analysis
+    // is hidden; the keys then do nothing.
+    if (document.documentElement.dataset.analysis !== "shown") return;
     const t = ev.target;
     if (t instanceof HTMLElement && (t.isContentEditable || t.tagName === "TEXTAREA"
         || t.tagName === "SELECT" || (t.tagName === "INPUT" && t.type !== "range"))) return;
