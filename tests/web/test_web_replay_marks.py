@@ -296,6 +296,26 @@ def test_spoiler_free_by_default_and_remembered(browser: Any, context: Any, site
     assert visible_marks(page) == []
 
 
+BARS = ("Array.from(document.getElementById('match-chart').data || [])"
+        ".filter((t) => t.type === 'bar').map((t) => t.visible !== false)")
+
+
+@pytest.mark.browser
+def test_the_match_charts_hindsight_bars_hide_with_the_analysis(context: Any, site: Site,
+                                                                deal2: int) -> None:
+    # Deal 2's analysis is kept (deal2): the whole-match chart has its points-lost bars.
+    page = new_page(context)
+    page.goto(site.replay(site.last_move_step(deal2)))
+    page.click("#match-chart-section > summary")
+    page.wait_for_selector("#match-chart svg.main-svg")
+    page.wait_for_function(f"({BARS}).length > 0")
+    assert page.evaluate(BARS) == [False] * len(page.evaluate(BARS))   # a first view
+    page.locator("#analysis-toggle").click()
+    page.wait_for_function(f"({BARS}).every((v) => v)")
+    page.locator("#analysis-toggle").click()
+    page.wait_for_function(f"({BARS}).every((v) => !v)")
+
+
 @pytest.mark.browser
 def test_marks_are_signed_coloured_and_named(context: Any, site: Site, deal2: int) -> None:
     start, _ = site.deal(deal2)

@@ -10,6 +10,7 @@
 // - a click on a mark (or a bar of the strip) opens its step in the mover's view (what he
 //   knew) with the Analysis panel open: replay.js draws the step (the link's step and
 //   seat), this script opens the panel once that step is on screen.
+// The whole-match chart's bars (points lost in hindsight) are hidden with the rest.
 // The state is html[data-analysis] ("shown" / "hidden"): replay_marks.css shows the marks
 // by it, analysis.js lets "n" and "p" go from mark to mark only while it is "shown". The
 // toggle lives inside #replay (its controls row), which replay.js draws anew at each step:
@@ -39,11 +40,35 @@
     button.textContent = on ? button.dataset.hide : button.dataset.show;
   }
 
+  // The whole-match chart's bars are the points each side lost in hindsight: analysis too,
+  // hidden with the rest (the score lines stay). Plotly draws the chart late (once its
+  // section is opened) and again at each step of a seat's view: each drawing is checked.
+  function chartSpoilers() {
+    const box = document.getElementById("match-chart");
+    if (!box || !Array.isArray(box.data) || !window.Plotly) return;
+    const bars = box.data.flatMap((t, i) => (t.type === "bar" ? [i] : []));
+    const want = shown();
+    if (bars.every((i) => (box.data[i].visible !== false) === want)) return;
+    window.Plotly.restyle(box, { visible: want }, bars);
+  }
+  const chartBox = document.getElementById("match-chart");
+  if (chartBox) {
+    let bound = false;
+    new MutationObserver(() => {
+      if (!bound && typeof chartBox.on === "function") {
+        bound = true;
+        chartBox.on("plotly_afterplot", chartSpoilers);
+      }
+      chartSpoilers();
+    }).observe(chartBox, { childList: true });
+  }
+
   function set(on, remember) {
     html.dataset.analysis = on ? "shown" : "hidden";
     if (remember) keep(on);
     if (!on && panel && panel.open) panel.open = false;  // its values go with the rest
     showButton();
+    chartSpoilers();
   }
 
   // --- a click on a mark: its step, in the mover's view, with the panel open ---------------
