@@ -20,7 +20,7 @@ from ledger.formats.reader import MatchRecord
 from ledger.formats.wire import MatchHeader
 from ledger.glossary import table_name
 from ledger.i18n import ENGLISH, Counted, Language, Phrase
-from ledger.i18n.phrases import N_
+from ledger.i18n.phrases import IDENTITY, N_, Worded
 from ledger.rules import PRESETS, RulesError, make_rules
 from ledger.rules.base import Rules
 
@@ -181,9 +181,10 @@ class ScoreSheet:
         return self.options_text(ENGLISH)
 
     def options_text(self, lang: Language) -> str:
-        """The options as "target 100, teams yes", in a language (names stay as written)."""
-        return lang.join([Phrase("{option} {value}", option=k, value=_option_value(v))
-                          for k, v in self.options.items()])
+        """The options as "target 100, teams yes", in a language (an option the tables
+        share in its words, issue 34; any other name as written)."""
+        return lang.join([Phrase("{option} {value}", option=_option_name(k, lang),
+                                 value=_option_value(v)) for k, v in self.options.items()])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -204,6 +205,17 @@ class ScoreSheet:
             "end": self.end,
             "audit": self.audit.to_dict(),
         }
+
+
+# The options of the tables (``Rules.options``), written out so that extraction finds them.
+OPTION_NAMES = frozenset({IDENTITY.pgettext("option", "target"),
+                          IDENTITY.pgettext("option", "teams")})
+
+
+def _option_name(key: str, lang: Language) -> str:
+    if key not in OPTION_NAMES:
+        return key
+    return Worded(lang.translations.pgettext("option", key))
 
 
 def _option_value(value: object) -> object:

@@ -27,7 +27,7 @@ from typing import Any
 
 from fastapi import Request
 
-from ledger.analysis.measures import BLUNDER, judged_of, severity
+from ledger.analysis.measures import BLUNDER, SYMBOLS, judged_of, severity, symbol
 from ledger.analysis.review import move_phrase
 from ledger.i18n import Language
 from ledger.jobs.knowledge_report import VERSION
@@ -37,8 +37,6 @@ from ledger.store.read import knowledge_report
 from web.access import sees_live_hands
 from web.matchdata import StoredMatch
 
-# The signs of chess annotation, as lichess marks its game report.
-SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 # The strip's bars grow up to this loss (points); a larger one is drawn full height.
 STRIP_TOP = 1.5 * BLUNDER
 MOVES = ("play", "draw", "pass")
@@ -65,8 +63,7 @@ class Mark:
 
     @property
     def symbol(self) -> str | None:
-        said = self.severity
-        return None if said is None else SYMBOLS[said]
+        return symbol(self.knowledge_lost)
 
     @property
     def height(self) -> float:

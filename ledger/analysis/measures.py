@@ -38,6 +38,9 @@ THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}
 ERROR_OF_PLAY, BAD_LUCK = "error_of_play", "bad_luck"
 KINDS = (ERROR_OF_PLAY, BAD_LUCK)
 KIND_LABELS = {ERROR_OF_PLAY: N_("error of play"), BAD_LUCK: N_("bad luck")}
+# The signs of chess annotation each severity is marked with (lichess's game report): the
+# replay's move list and the printed hand record show the same.
+SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 # The report's per-player count of each severity.
 COUNTS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -49,6 +52,12 @@ def severity(knowledge_lost: float | None) -> str | None:
     if knowledge_lost < MISTAKE:
         return "inaccuracy"
     return "mistake" if knowledge_lost < BLUNDER else "blunder"
+
+
+def symbol(knowledge_lost: float | None) -> str | None:
+    """The mark of a knowledge loss ("?!", "?", "??"; None: nothing to mark)."""
+    said = severity(knowledge_lost)
+    return None if said is None else SYMBOLS[said]
 
 
 def kind_of(knowledge_lost: float | None, hindsight_lost: float | None) -> str | None:
@@ -119,5 +128,5 @@ def seat_counts(report: Mapping[str, Any]) -> dict[int, dict[str, int]]:
 
 
 __all__ = ["BAD_LUCK", "BLUNDER", "COUNTS", "ERROR_OF_PLAY", "INACCURACY", "KINDS", "KIND_LABELS",
-           "MISTAKE", "SEVERITIES", "THRESHOLDS", "Judged", "hindsight_losses", "hindsight_of",
-           "judged_of", "kind_of", "seat_counts", "severity"]
+           "MISTAKE", "SEVERITIES", "SYMBOLS", "THRESHOLDS", "Judged", "hindsight_losses", "hindsight_of",
+           "judged_of", "kind_of", "seat_counts", "severity", "symbol"]

@@ -33,13 +33,25 @@ def register(subparsers: Any) -> None:
                    help="the ledger to take stored matches from (default: $DOMINO_LEDGER_DB, "
                         "else ledger.db in the user's data folder)")
     sheets = ", ".join(SHEET_FORMATS)
-    p.add_argument("--format", required=True, choices=(*SHEET_FORMATS, MATCH),
+    p.add_argument("--format", choices=(*SHEET_FORMATS, MATCH),
                    help=f"score sheets ({sheets}), or {MATCH} (the match file itself)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
+    p.add_argument("-o", "--output", metavar="FILE",
                    help="the file to write ('-' for standard output); for --format match "
                         f"its name says the container: {', '.join(CONTAINERS)}")
+    p.add_argument("--hand-record", metavar="FILE",
+                   help="a printable hand record (PDF): one page per deal with the hands "
+                        "as dealt, the play, the result and the review's marks")
     add_lang_option(p)
     p.set_defaults(func=cmd_export)
+
+
+def _usage_error(args: argparse.Namespace) -> str | None:
+    """What the command lacks: --format and -o go together, unless --hand-record alone."""
+    if args.format is None and args.output is None:
+        return None if args.hand_record else "give --format and -o FILE, or --hand-record FILE"
+    if args.format is None or args.output is None:
+        return "--format and -o FILE go together"
+    return None
 
 
 class _Run:
@@ -58,6 +70,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     lang = chosen_language(args)
     run = _Run()
+    missing = _usage_error(args)
+    if missing is not None:
+        print(f"domino-ledger export: {missing}", file=sys.stderr)
+        return EXIT_FAILED
     try:
         since = parse_since(args.since) if args.since is not None else None
         criteria = Criteria(player=args.player, preset=args.preset, since=since)
@@ -68,19 +84,28 @@ def cmd_export(args: argparse.Namespace) -> int:
             print("domino-ledger: " + lang.say("no match selected; nothing written"),
                   file=sys.stderr)
             return EXIT_FAILED
+        count = len(selected)
+        if args.hand_record:
+            _write(args.hand_record, _hand_record_bytes(selected, lang))
         if args.format == MATCH:
             count = _export_matches(selected, args.output, run)
-        else:
-            count = len(selected)
+        elif args.format is not None:
             _write(args.output, _sheet_bytes(args.format, selected, lang))
     except (SelectionError, WriteError) as exc:
         print(f"domino-ledger: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    if args.output != "-":
-        print(lang.say("wrote {matches} to {file}", file=args.output,
-                       matches=Counted("{count} match", "{count} matches", count)),
-              file=sys.stderr)
+    for written in (args.hand_record, args.output):
+        if written is not None and written != "-":
+            print(lang.say("wrote {matches} to {file}", file=written,
+                           matches=Counted("{count} match", "{count} matches", count)),
+                  file=sys.stderr)
     return EXIT_SKIPPED if run.skipped else EXIT_OK
+
+
+def _hand_record_bytes(selected: list[Selected], lang: Language) -> bytes:
+    from ledger.exports.files import hand_record_file
+
+    return hand_record_file(selected, lang)
 
 
 def _sheet_bytes(fmt: str, selected: list[Selected], lang: Language) -> bytes:

@@ -28,6 +28,13 @@ def sheet_bytes(fmt: str, selected: Sequence[Selected], lang: Language) -> bytes
     return SHEET_FORMATS[fmt].write([s.sheet() for s in selected], lang)
 
 
+def hand_record_file(selected: Sequence[Selected], lang: Language) -> bytes:
+    """The hand records of ``selected`` (``ledger.exports.hand_record``): a page per deal."""
+    from ledger.exports.hand_record import hand_record_bytes
+
+    return hand_record_bytes(selected, lang)
+
+
 def write_match_file(stream: Any, selected: Sequence[Selected], container: str,
                      skip: Callable[[str], None]) -> int:
     """The matches of ``selected`` written to ``stream`` as a domino-match/1 ``container``
@@ -70,4 +77,4 @@ def stored_export(conn: Connection, match_id: int, review: bool = True,
     return selected
 
 
-__all__ = ["MATCH", "match_file_bytes", "sheet_bytes", "stored_export", "write_match_file"]
+__all__ = ["MATCH", "hand_record_file", "match_file_bytes", "sheet_bytes", "stored_export", "write_match_file"]

@@ -1,84 +1,48 @@
 """Score sheets as a printable PDF: one sheet per match, A4.
 
-fpdf2 lays the pages out and HarfBuzz (uharfbuzz) shapes the text, so an
-Arabic name joins its letters and reads right to left inside a left-to-right
-sheet. The font is the DejaVu Sans subset shipped in ``fonts/`` (Latin and
-Arabic): the sheet never depends on the fonts a machine happens to have.
+fpdf2 lays the pages out and HarfBuzz (uharfbuzz) shapes the text; the order of what a
+line holds is ``pdf_text``'s: an Arabic sheet reads right to left with its names, tiles
+("6-4") and signed numbers ("-7.6") each whole and in their own order, an English one
+left to right with an Arabic name kept apart from the words around it (issue 34). The
+font is the DejaVu Sans subset shipped in ``fonts/`` (Latin and Arabic): the sheet never
+depends on the fonts a machine happens to have.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
 
-from fpdf import FPDF
-from fpdf.enums import TableBordersLayout
-from fpdf.fonts import FontFace
-
-from ledger.i18n import ENGLISH, Language
-from ledger.i18n.phrases import FSI, LRI, PDI
+from ledger.exports.finding_codes import code_word
+from ledger.exports.pdf_page import FAMILY, Document, font_path, line, new_document
+from ledger.exports.pdf_table import Cell, Style, table
+from ledger.i18n import ENGLISH, Language, seat_named
+from ledger.i18n.phrases import FSI, PDI, Worded
 from ledger.scoresheet import ScoreSheet, Side
 
-FAMILY = "DejaVuSans"
 MAX_FINDINGS = 12  # the rest: run `domino-ledger audit` for the full list
 MAX_NAME = 48      # characters of a name or source printed; the rest is cut with "…"
-_GREY = (90, 90, 90)
-FONTS = Path(__file__).parent / "fonts"
+_SheetPDF = Document  # what pdf_review draws on
 
 
-def font_path(bold: bool = False) -> Path:
-    return FONTS / ("DejaVuSans-Bold-Subset.ttf" if bold else "DejaVuSans-Subset.ttf")
-
-
-class _SheetPDF(FPDF):
-    words: Language = ENGLISH  # the language of the sheet's headings and labels
-
-    def footer(self) -> None:
-        self.set_y(-12)
-        self.set_font(FAMILY, size=8)
-        self.set_text_color(*_GREY)
-        self.cell(0, 5, _plain(self.words, self.words.say(
-            "domino-ledger score sheet · page {page}/{pages}", page=self.page_no(),
-            pages="{nb}")), align="C")
-        self.set_text_color(0, 0, 0)
-
-
-_ISOLATED = re.compile(f"[{LRI}{FSI}]([^{PDI}]*){PDI}")
-_LRM = "\u200e"
+def _line(pdf: Document, text: str, size: float = 10, bold: bool = False,
+          height: float = 5.5, grey: bool = False) -> None:
+    line(pdf, text, size=size, bold=bold, height=height, grey=grey)
 
 
 def _plain(lang: Language, text: str) -> str:
-    """Text for an RTL page: fpdf2's bidi does not keep a tile's order inside Unicode
-    isolates ("6-3" prints "3-6"), and after an Arabic word a bare "2-0" reads as Arabic
-    numbers ("0-2", rule W2). Left-to-right marks around each isolated tile, number or
-    Latin text (the font has them, unlike the isolates) keep it as written."""
-    if not lang.rtl:
-        return text
-
-    def mark(match: re.Match[str]) -> str:
-        inner = match.group(1)
-        return inner if _rtl(inner) else f"{_LRM}{inner}{_LRM}"
-
-    return _ISOLATED.sub(mark, text).replace(LRI, "").replace(FSI, "").replace(PDI, "")
-
-
-def _rtl(text: str) -> bool:
-    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+    """Text as a cell takes it: the runs of ``pdf_text`` read the isolates themselves."""
+    return text
 
 
 def isolate(text: str) -> str:
-    """A right-to-left name set apart (first-strong isolate ... pop directional isolate) so
-    that the numbers and commas around it keep their place: an Arabic name followed by
-    "50" would otherwise show the number on its left (Unicode bidi rule W2)."""
-    return f"\u2068{text}\u2069" if _rtl(text) else text
+    """A name or verbatim value set apart (first-strong isolate ... pop directional
+    isolate): one piece of its line, laid out by its own first letter's direction."""
+    return f"{FSI}{text}{PDI}" if text else text
 
 
 def shortened(text: str, limit: int = MAX_NAME) -> str:
-    """``text`` cut to ``limit`` characters: a table cell must fit on one page (fpdf2
-    refuses a row taller than a page, and a 10,000-character name would be one)."""
+    """``text`` cut to ``limit`` characters: a table cell must fit on one page."""
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
@@ -97,159 +61,105 @@ def _fitted(sheet: ScoreSheet) -> ScoreSheet:
 
 
 def side_name(sheet: ScoreSheet, side: Side, lang: Language = ENGLISH) -> str:
-    """A side's name for a line of text: each partner's name isolated (on an LTR sheet)."""
-    if lang.rtl:
-        return " & ".join(sheet.players[s] for s in side.seats)
+    """A side's name for a line of text: each partner's name a piece of its own."""
     return " & ".join(isolate(sheet.players[s]) for s in side.seats)
 
 
-def _new_pdf(lang: Language = ENGLISH) -> _SheetPDF:
-    pdf = _SheetPDF(orientation="portrait", unit="mm", format="A4")
-    pdf.words = lang
-    pdf.set_lang(lang.code)
-    pdf.set_margins(15, 15, 15)
-    pdf.set_auto_page_break(auto=True, margin=18)
-    pdf.add_font(FAMILY, "", str(font_path()))
-    pdf.add_font(FAMILY, "B", str(font_path(bold=True)))
-    # An English sheet reads left to right even when a line starts with an Arabic name;
-    # an Arabic one right to left, with its tiles and numbers as written.
-    pdf.set_text_shaping(True, direction=lang.dir)
-    pdf.set_title(lang.say("Score sheets"))
-    pdf.set_creator("domino-ledger")
-    return pdf
+def _facts(pdf: Document, facts: list[tuple[str, str]]) -> None:
+    rows = [[Cell(key, bold=True), Cell(value)] for key, value in facts]
+    table(pdf, rows, (30.0, 150.0), Style(FAMILY, size=10, line_height=5.5, borders=False,
+                                          pad_x=0.5, pad_y=0.3), pdf.words.rtl)
 
 
-def _line(pdf: _SheetPDF, text: str, size: float = 10, bold: bool = False,
-          height: float = 5.5, grey: bool = False) -> None:
-    pdf.set_font(FAMILY, "B" if bold else "", size)
-    if grey:
-        pdf.set_text_color(*_GREY)
-    rtl = pdf.words.rtl
-    pdf.multi_cell(0, height, _plain(pdf.words, text), new_x="LMARGIN", new_y="NEXT",
-                   align="R" if rtl else "L")
-    pdf.set_text_color(0, 0, 0)
-
-
-def _facts(pdf: _SheetPDF, facts: list[tuple[str, str]]) -> None:
-    pdf.set_font(FAMILY, size=10)
-    rtl = pdf.words.rtl
-    with pdf.table(col_widths=(152, 28) if rtl else (28, 152), width=180, align="LEFT",
-                   first_row_as_headings=False, borders_layout=TableBordersLayout.NONE,
-                   text_align="RIGHT" if rtl else "LEFT", line_height=5.5,
-                   padding=(0.5, 1, 0.5, 0)) as table:
-        for key, value in facts:
-            row = table.row()
-            cells = [(key, FontFace(emphasis="BOLD")), (value, None)]
-            for text, style in reversed(cells) if rtl else cells:
-                row.cell(_plain(pdf.words, text), style=style)
-
-
-def _deals(pdf: _SheetPDF, sheet: ScoreSheet) -> None:
-    lang = pdf.words
+def _deal_rows(sheet: ScoreSheet, lang: Language) -> list[list[Cell]]:
     sides = sheet.sides
     fixed = (lang.say("Deal"), lang.say("Led by"), lang.say("Result"), lang.say("Winner"),
              lang.say("Points"))
-    fives, total = lang.say("Fives"), lang.say("Total")
-    per = 2 if sheet.fives else 1
-    wide = per * len(sides) > 4
-    widths = [10.0, 26.0, 13.0, 26.0, 13.0] if wide else [11.0, 30.0, 15.0, 30.0, 14.0]
-    if lang.rtl:  # "جولة" is wider than "Deal"
-        widths[0] += 3.0
-        widths[1] -= 3.0
-    widths += [(180 - sum(widths)) / (per * len(sides))] * (per * len(sides))
-    numeric = {0, 4} | set(range(len(fixed), len(widths)))
-    labels = [*fixed, *([fives, total] * len(sides) if sheet.fives else [])]
-    size = 9.0
-    # Narrow columns (four players in Fives): a smaller type, not broken words.
-    while size > 6.5:
-        pdf.set_font(FAMILY, "B", size)
-        if all(pdf.get_string_width(t) + 2.8 <= w for t, w in zip(labels, widths, strict=False)):
-            break
-        size -= 0.5
-    pdf.set_font(FAMILY, size=size)
-    # Rows as (text, column span, row span, alignment); an RTL sheet lays them out mirrored.
-    Cell = tuple[str, int, int, str]
-    top: list[Cell] = [(text, 1, 2, "RIGHT" if i in numeric else "LEFT")
-                       for i, text in enumerate(fixed)]
+    numeric = {0, 4}
+    top = [Cell(text, rowspan=2, align="end" if i in numeric else "start")
+           for i, text in enumerate(fixed)]
     sub: list[Cell] = []
     if sheet.fives:
-        top += [(side_name(sheet, side, lang), 2, 1, "CENTER") for side in sides]
+        fives, total = lang.say("Fives"), lang.say("Total")
+        top += [Cell(side_name(sheet, side, lang), colspan=2, align="center")
+                for side in sides]
         for _ in sides:
-            sub += [(fives, 1, 1, "RIGHT"), (total, 1, 1, "RIGHT")]
+            sub += [Cell(fives, align="end"), Cell(total, align="end")]
     else:
-        top.append((lang.say("Running totals"), len(sides), 1, "CENTER"))
-        sub += [(side_name(sheet, side, lang), 1, 1, "RIGHT") for side in sides]
-    rows: list[list[Cell]] = [top, sub]
+        top.append(Cell(lang.say("Running totals"), colspan=len(sides), align="center"))
+        sub += [Cell(side_name(sheet, side, lang), align="end") for side in sides]
+    rows = [top, sub]
     for d in sheet.deals:
-        result = lang.translations.pgettext("result", d.result)
-        cells = [str(d.deal), d.leader_name or "", result, d.winner_name or "—", str(d.points)]
+        cells = [Cell(str(d.deal), align="end"), Cell(isolate(d.leader_name or "")),
+                 Cell(lang.translations.pgettext("result", d.result)),
+                 Cell(isolate(d.winner_name) if d.winner_name else "—"),
+                 Cell(str(d.points), align="end")]
         for i in range(len(sides)):
             if sheet.fives:
-                cells.append(str(d.fives[i]))
-            cells.append(str(d.totals[i]))
-        rows.append([(text, 1, 1, "RIGHT" if i in numeric else "LEFT")
-                     for i, text in enumerate(cells)])
-    if lang.rtl:
-        widths.reverse()
-        rows = [[(text, cs, rs, "RIGHT" if align == "LEFT" else align)
-                 for text, cs, rs, align in row[::-1]] for row in rows]
-    with pdf.table(col_widths=tuple(widths), width=180, align="LEFT", line_height=5,
-                   text_align="LEFT", num_heading_rows=2, repeat_headings=1,
-                   headings_style=FontFace(emphasis="BOLD", fill_color=(230, 230, 230)),
-                   padding=(0.8, 1.2, 0.8, 1.2)) as table:
-        for line in rows:
-            row = table.row()
-            for text, colspan, rowspan, align in line:
-                row.cell(_plain(lang, text), colspan=colspan, rowspan=rowspan, align=align)
+                cells.append(Cell(str(d.fives[i]), align="end"))
+            cells.append(Cell(str(d.totals[i]), align="end"))
+        rows.append(cells)
+    return rows
 
 
-def _sheet(pdf: _SheetPDF, sheet: ScoreSheet) -> None:
+def _deals(pdf: Document, sheet: ScoreSheet) -> None:
+    per = 2 if sheet.fives else 1
+    columns = per * len(sheet.sides)
+    widths = [12.0, 30.0, 15.0, 30.0, 14.0] if columns <= 4 else [12.0, 25.0, 13.0, 25.0, 13.0]
+    widths += [(180 - sum(widths)) / columns] * columns
+    table(pdf, _deal_rows(sheet, pdf.words), widths,
+          Style(FAMILY, size=9, line_height=4.5, heading_rows=2), pdf.words.rtl)
+
+
+def _players(sheet: ScoreSheet, lang: Language) -> str:
+    return lang.join([lang.word(seat_named(s, Worded(isolate(player))))
+                      for s, player in enumerate(sheet.players)])
+
+
+def _head(pdf: Document, sheet: ScoreSheet) -> None:
     lang = pdf.words
-    sheet = _fitted(sheet)
-    pdf.add_page()
     _line(pdf, lang.say("Score sheet"), size=17, bold=True, height=8)
     _line(pdf, sheet.table_text(lang), size=12, height=6.5)
     pdf.ln(2)
     facts = []
     if sheet.match_id:
-        facts.append((lang.say("Match"), sheet.match_id))
-    facts.append((lang.say("Rules"), sheet.preset))
+        facts.append((lang.say("Match"), isolate(sheet.match_id)))
+    facts.append((lang.say("Rules"), isolate(sheet.preset)))
     if sheet.options:
         facts.append((lang.say("Options"), sheet.options_text(lang)))
-    name = (lambda text: text) if lang.rtl else isolate
-    facts.append((lang.say("Players"), lang.join(
-        [lang.say("{seat}: {name}", seat=s, name=name(player))
-         for s, player in enumerate(sheet.players)])))
+    facts.append((lang.say("Players"), _players(sheet, lang)))
     if sheet.teams:
-        facts.append((lang.say("Teams"), lang.say("{a} against {b}", a=side_name(
-            sheet, sheet.sides[0], lang), b=side_name(sheet, sheet.sides[1], lang))
-            if len(sheet.sides) == 2 else lang.join([side_name(sheet, s, lang)
-                                                     for s in sheet.sides])))
+        names = [side_name(sheet, s, lang) for s in sheet.sides]
+        facts.append((lang.say("Teams"), lang.say("{a} against {b}", a=Worded(names[0]),
+                                                  b=Worded(names[1]))
+                       if len(names) == 2 else lang.join([Worded(n) for n in names])))
     if sheet.started_at:
-        facts.append((lang.say("Started"), sheet.started_at))
+        facts.append((lang.say("Started"), isolate(sheet.started_at)))
     if sheet.source_label:
-        facts.append((lang.say("Source"), sheet.source_label))
+        facts.append((lang.say("Source"), isolate(sheet.source_label)))
     _facts(pdf, facts)
-    pdf.ln(3)
-    if sheet.deals:
-        _deals(pdf, sheet)
-    else:
-        _line(pdf, lang.say("No deal was played out."), grey=True)
-    pdf.ln(3)
+
+
+def _result(pdf: Document, sheet: ScoreSheet) -> None:
+    lang = pdf.words
     winner = sheet.winner_name
     if winner is not None:
         side = sheet.winner_side
-        won = side_name(sheet, side, lang) if side is not None else name(winner)
-        _line(pdf, lang.say("Winner: {name}", name=won), size=13, bold=True, height=7)
+        won = side_name(sheet, side, lang) if side is not None else isolate(winner)
+        _line(pdf, lang.say("Winner: {name}", name=Worded(won)), size=13, bold=True,
+              height=7)
     else:
         _line(pdf, lang.say("No winner yet") if not sheet.complete else lang.say("No winner"),
               size=13, bold=True, height=7)
-    final = "  ·  ".join(lang.say("{name} {score}", name=side_name(sheet, s, lang),
+    final = "  ·  ".join(lang.say("{name} {score}", name=Worded(side_name(sheet, s, lang)),
                                   score=sheet.scores[s.index])
                          for s in sheet.sides if s.index < len(sheet.scores))
-    _line(pdf, lang.say("Final score: {scores}", scores=final))
+    _line(pdf, lang.say("Final score: {scores}", scores=Worded(final)))
     _line(pdf, lang.say("Match end: {how}", how=sheet.end_text(lang)))
-    pdf.ln(2)
+
+
+def _audit(pdf: Document, sheet: ScoreSheet) -> None:
+    lang = pdf.words
     audit = sheet.audit
     if audit.warnings:
         status = lang.say("Audit: {status}, {warnings}", status=audit.text(lang),
@@ -261,11 +171,28 @@ def _sheet(pdf: _SheetPDF, sheet: ScoreSheet) -> None:
     errors = [f for f in audit.findings if f.severity == "error"]
     for f in errors[:MAX_FINDINGS]:
         at = lang.say("match") if f.event is None else lang.say("event {event}", event=f.event)
-        _line(pdf, lang.say("{at} [{code}] {message}", at=at, code=f.code,
-                            message=lang.finding(f)), size=8.5, height=4.5)
+        _line(pdf, lang.say("{at} [{code}] {message}", at=Worded(at),
+                            code=code_word(lang, f.code), message=lang.finding(f)),
+              size=8.5, height=4.5)
     if len(errors) > MAX_FINDINGS:
         _line(pdf, lang.say_n("… and {count} more errors", "… and {count} more errors",
                               len(errors) - MAX_FINDINGS), size=8.5, height=4.5)
+
+
+def _sheet(pdf: Document, sheet: ScoreSheet) -> None:
+    lang = pdf.words
+    sheet = _fitted(sheet)
+    pdf.add_page()
+    _head(pdf, sheet)
+    pdf.ln(3)
+    if sheet.deals:
+        _deals(pdf, sheet)
+    else:
+        _line(pdf, lang.say("No deal was played out."), grey=True)
+    pdf.ln(3)
+    _result(pdf, sheet)
+    pdf.ln(2)
+    _audit(pdf, sheet)
     pdf.ln(2)
     if sheet.ledger_hash:
         _line(pdf, lang.say("Ledger hash (SHA-256): {hash}", hash=sheet.ledger_hash), size=8,
@@ -279,7 +206,7 @@ def _sheet(pdf: _SheetPDF, sheet: ScoreSheet) -> None:
 def pdf_bytes(sheets: Iterable[ScoreSheet], lang: Language = ENGLISH) -> bytes:
     """A PDF with one score sheet per match (at least one page even for none), its headings
     and labels in ``lang`` (an Arabic sheet is laid out right to left)."""
-    pdf = _new_pdf(lang)
+    pdf = new_document(lang, lang.say("Score sheets"), lang.say("domino-ledger score sheet"))
     count = 0
     for sheet in sheets:
         _sheet(pdf, sheet)
@@ -288,3 +215,7 @@ def pdf_bytes(sheets: Iterable[ScoreSheet], lang: Language = ENGLISH) -> bytes:
         pdf.add_page()
         _line(pdf, lang.say("No match was selected."), grey=True)
     return bytes(pdf.output())
+
+
+__all__ = ["FAMILY", "MAX_FINDINGS", "MAX_NAME", "font_path", "isolate", "pdf_bytes",
+           "shortened", "side_name"]

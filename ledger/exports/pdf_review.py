@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from fpdf.fonts import FontFace
-
 from ledger.analysis.measures import BAD_LUCK, ERROR_OF_PLAY, KIND_LABELS
 from ledger.analysis.unreviewed import Why
+from ledger.exports.pdf_page import FAMILY
+from ledger.exports.pdf_table import Cell, Style, table
 from ledger.i18n import Phrase
 from ledger.i18n.phrases import N_
 
 if TYPE_CHECKING:
-    from ledger.exports.pdf_export import _SheetPDF
+    from ledger.exports.pdf_page import Document as _SheetPDF
 
 MAX_MISTAKES = 60  # the rest: the match page lists them all
 _SEVERITY = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"),
@@ -61,19 +61,10 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
                        str(p["inaccuracies"]), str(p["mistakes"]), str(p["blunders"]),
                        _num(p["mean_knowledge_lost"]), _num(p["luck"]), _num(p["result"]),
                        _num(p["luck_adjusted"])] for p in report["report"]]
-    widths = [36.0] + [16.0] * 9
-    if lang.rtl:
-        widths.reverse()
-        rows = [r[::-1] for r in rows]
-    pdf.set_font("DejaVuSans", size=7.5)
-    with pdf.table(col_widths=tuple(widths), width=180, align="LEFT", line_height=4.5,
-                   text_align="RIGHT" if lang.rtl else "LEFT",
-                   headings_style=FontFace(emphasis="BOLD", fill_color=(230, 230, 230)),
-                   padding=(0.8, 1.0, 0.8, 1.0)) as table:
-        for line in rows:
-            row = table.row()
-            for text in line:
-                row.cell(_plain(lang, text))
+    # The widths in reading order (an Arabic page puts the first at the right); a
+    # heading's type shrinks until its longest word fits ("Inaccuracies" stays whole).
+    table(pdf, [[Cell(text) for text in r] for r in rows], [36.0] + [16.0] * 9,
+          Style(FAMILY, size=7.5, line_height=4.5, heading_rows=1), lang.rtl)
     pdf.ln(2)
     t = report["thresholds"]
     _line(pdf, lang.say("Points lost by what the player knew: an inaccuracy from {a}, a "

@@ -11,10 +11,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ledger.exports.files import match_file_bytes, sheet_bytes, stored_export
+from ledger.exports.files import hand_record_file, match_file_bytes, sheet_bytes, stored_export
 from ledger.exports.formats import SHEET_FORMATS
 from ledger.exports.selection import Selected
-from web.access import Refused, sees_live_hands
+from web.access import Refused, deal_finished, sees_live_hands
 from web.deps import MatchId, ReadSession
 from web.lang import request_language
 from web.matchdata import load_match
@@ -63,6 +63,21 @@ def match_file(request: Request, match_id: MatchId, session: ReadSession) -> Res
         raise Refused(request, 409, f"match {match_id} has an event that could not be read: "
                       "it cannot be written back as it was")
     return _attachment(data, "application/json", f"match-{match_id}.json")
+
+
+@router.get("/matches/{match_id}/hand-records.pdf")
+def hand_records(request: Request, match_id: MatchId, session: ReadSession) -> Response:
+    """The hand records (``export --hand-record``): every hand of every deal, so while a
+    deal is being recorded, refused without the recorder's key (as the match file)."""
+    lang = request_language(request)
+    m = load_match(session.connection(), match_id)  # MatchNotFound: 404
+    if not deal_finished(m, len(m.types)) and not sees_live_hands(request, match_id,
+                                                                   m.origin, m.status):
+        raise Refused(request, 403, f"match {match_id} is being recorded: its hand records "
+                      "open when the deal is over")
+    selected, _ = _selected(request, session, match_id, review=True)
+    data = hand_record_file([selected], lang)
+    return _attachment(data, "application/pdf", f"match-{match_id}-hands-{lang.code}.pdf")
 
 
 def _attachment(data: bytes, media_type: str, name: str) -> Response:
