@@ -128,5 +128,5 @@ def seat_counts(report: Mapping[str, Any]) -> dict[int, dict[str, int]]:
 
 
 __all__ = ["BAD_LUCK", "BLUNDER", "COUNTS", "ERROR_OF_PLAY", "INACCURACY", "KINDS", "KIND_LABELS",
-           "MISTAKE", "SEVERITIES", "SYMBOLS", "THRESHOLDS", "Judged", "hindsight_losses", "hindsight_of",
-           "judged_of", "kind_of", "seat_counts", "severity", "symbol"]
+           "MISTAKE", "SEVERITIES", "SYMBOLS", "THRESHOLDS", "Judged", "hindsight_losses",
+           "hindsight_of", "judged_of", "kind_of", "seat_counts", "severity", "symbol"]

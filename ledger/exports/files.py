@@ -77,4 +77,5 @@ def stored_export(conn: Connection, match_id: int, review: bool = True,
     return selected
 
 
-__all__ = ["MATCH", "hand_record_file", "match_file_bytes", "sheet_bytes", "stored_export", "write_match_file"]
+__all__ = ["MATCH", "hand_record_file", "match_file_bytes", "sheet_bytes", "stored_export",
+           "write_match_file"]

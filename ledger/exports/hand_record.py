@@ -20,7 +20,7 @@ from ledger.events import Dealt
 from ledger.exports.pdf_page import FAMILY, Document, line, new_document
 from ledger.exports.pdf_table import Cell, Style, table
 from ledger.i18n import ENGLISH, Language, seat_named
-from ledger.i18n.phrases import FSI, PDI, N_, Worded
+from ledger.i18n.phrases import FSI, N_, PDI, Worded
 from ledger.replay import EventLabel, ReplayMatch, labels
 
 if TYPE_CHECKING:
