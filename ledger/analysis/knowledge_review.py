@@ -519,7 +519,7 @@ class _Run:
         step = BATCH if self.sequential and self.q.played >= 0 and self.count is None \
             else top
         end = min(top, self.asked + step)
-        jobs = [(self.asked, min(end, i + CHUNK)) for i in range(self.asked, end, CHUNK)]
+        jobs = [(i, min(end, i + CHUNK)) for i in range(self.asked, end, CHUNK)]
         self.asked = end
         self.waiting += len(jobs)
         return jobs

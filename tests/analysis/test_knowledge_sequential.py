@@ -14,14 +14,22 @@ import pytest
 from ledger.analysis.knowledge_review import (
     BATCH,
     KnowledgeDeal,
+    _Answer,
+    _Question,
+    _Run,
     _settled,
     _solve_sample,
+    decision_samples,
+    decisions_of,
     iter_knowledge_reviews,
     t975,
+    values_over,
 )
 from ledger.analysis.measures import INACCURACY
 from ledger.analysis.positions import solve
 from ledger.analysis.solver import MAX_NODES
+from ledger.engine.state import State
+from ledger.rules import make_rules
 from tests.analysis.helpers import brute_options, generated_match
 from tests.analysis.test_solver_random import _random_positions
 
@@ -67,12 +75,24 @@ def test_without_sequential_every_decision_runs_to_its_k() -> None:
     assert all(d.samples == CAP for d in _sampled(deal))
 
 
-def test_a_stopped_decision_has_the_values_of_the_fixed_review_cut_at_its_k() -> None:
+def test_a_stopped_decision_has_the_values_of_its_first_k_samples_solved_one_by_one() -> None:
     """The same seed draws the same deals in the same order: sample i is the same deal
-    whichever way the samples are asked (batches, jobs, workers)."""
+    whichever way the samples are asked (batches, jobs of ten, two workers). Checked
+    against the deals ``domino-ledger knowledge`` lists for the decision, each solved on
+    its own here (``values_over``), and against the review with K fixed at the K used."""
     deal = _review("domena", 4, 2, True)
     rules, record, key = generated_match("domena", 4, 2)
-    for d in _sampled(deal)[:3]:
+    facts = {f.event: f for f in decisions_of(rules, record.events)}
+    sampled = _sampled(deal)
+    for d in [x for x in sampled if x.samples < CAP][:2] + [x for x in sampled
+                                                            if x.samples == CAP][:1]:
+        listed = decision_samples(rules, record.events, 0, d.event, d.seat, d.samples, key)
+        assert not listed.exact and len(listed.deals) == d.samples
+        legal, rows = values_over(facts[d.event], listed.deals, workers=1)
+        assert all(r is not None for r in rows)
+        means = [round(sum(r[j] for r in rows if r is not None) / len(rows), 4)
+                 for j in range(len(legal))]
+        assert [o.expected for o in d.options] == means
         (fixed,) = iter_knowledge_reviews(rules, record.events, key, d.samples, [0],
                                           only={d.event}, workers=1, sequential=False)
         (same,) = fixed.decisions
@@ -124,3 +144,23 @@ def test_a_search_started_again_with_a_grown_table_gives_the_exact_values(
         assert [(str(o.move), o.outcome) for o in got.options] == brute_options(st)
     assert grown, "no position was large enough to grow its table"
 
+
+
+def test_each_batch_asks_every_sample_once_in_jobs_of_ten() -> None:
+    rules = make_rules("domena", 4, {})
+    q = _Question(State(rules), 0, None, ("key", 0, ""), 45, played=0)
+    run = _Run(q, True)
+    assert run.next_jobs() == [(0, 10), (10, 20)]
+    # Answers in any order; a label not settled (a loss of 0 or 4: mean 2) asks more.
+    assert not run.took(10, 20, _Answer([[0, 0], [0, 4]] * 5))
+    assert run.took(0, 10, _Answer([[0, 4], [0, 0]] * 5))
+    assert run.next_jobs() == [(20, 30), (30, 40)]
+    run.took(20, 30, _Answer([[0, 0], [0, 4]] * 5))
+    assert run.took(30, 40, _Answer([[0, 4], [0, 0]] * 5))
+    assert run.next_jobs() == [(40, 45)]  # up to the cap
+    assert not run.took(40, 45, _Answer([[0, 0]] * 5))
+    assert run.answer is not None and run.answer.values is not None
+    assert len(run.answer.values) == 45 and not run.answer.settled
+    # Luck asks all its K at once.
+    luck = _Run(_Question(State(rules), 0, None, ("key", 0, "deal"), 25), True)
+    assert luck.next_jobs() == [(0, 10), (10, 20), (20, 25)]
