@@ -121,22 +121,31 @@ def tree_of(ref: str) -> Path:
 
 
 def run_process(tree: Path, path: Path, deal: int, samples: int | None
-                ) -> tuple[float, list[int], int]:
-    """``analyse FILE --knowledge --deal N`` with ``tree``'s code: wall clock, the K of
-    each decision reviewed, the decisions not reviewed."""
+                ) -> tuple[float, float, list[int], int]:
+    """``analyse FILE --knowledge --deal N`` with ``tree``'s code: wall clock, CPU (the
+    command and its solving workers), the K of each decision reviewed, the decisions not
+    reviewed."""
     cmd = [sys.executable, "-c", "import sys; from web.cli import main; sys.exit(main())",
            "analyse", str(path), "--knowledge", "--deal", str(deal), "--lang", "en"]
     if samples is not None:
         cmd += ["--samples", str(samples)]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("DOMINO_LEDGER_KNOWLEDGE_SAMPLES", None)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _children_cpu()
     done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)
-    took = time.perf_counter() - t0
+    took, cpu = time.perf_counter() - t0, _children_cpu() - c0
     if done.returncode not in (0, 1):
         raise RuntimeError(f"{tree}: {done.stderr[-2000:]}")
     ks = [int(m.group(1)) for m in _SAMPLES.finditer(done.stdout)]
-    return took, ks, done.stdout.count("by knowledge: not reviewed")
+    return took, cpu, ks, done.stdout.count("by knowledge: not reviewed")
+
+
+def _children_cpu() -> float:
+    """CPU of the processes this one has waited for, and of theirs (the workers)."""
+    import resource
+
+    got = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return got.ru_utime + got.ru_stime
 
 
 def processes(args: argparse.Namespace, per_table: dict[str, int]) -> None:
@@ -145,7 +154,7 @@ def processes(args: argparse.Namespace, per_table: dict[str, int]) -> None:
         trees.insert(0, ("before", tree_of(args.before)))
         print(f"before: {args.before} exported to {trees[0][1]}")
     print(f"{'table':22} {'tree':6} {'K med (min-max)':>16} {'s/deal med':>10} {'max':>6} "
-          f"{'not reviewed':>12}  {'load':>5}")
+          f"{'CPU s med':>9} {'not reviewed':>12}  {'load':>5}")
     with tempfile.TemporaryDirectory() as tmp:
         for preset, seats, options in all_tables():
             name = table_name(preset, seats, options)
@@ -158,17 +167,19 @@ def processes(args: argparse.Namespace, per_table: dict[str, int]) -> None:
                                                              seed=args.seed + n)))
                 files.append(path)
             for label, tree in trees:
-                times, ks, out, decisions = [], [], 0, 0
+                times, cpus, ks, out, decisions = [], [], [], 0, 0
                 for path in files:
-                    took, got, missing = run_process(tree, path, args.deal,
-                                                     per_table.get(name, args.samples))
+                    took, cpu, got, missing = run_process(tree, path, args.deal,
+                                                          per_table.get(name, args.samples))
                     times.append(took)
+                    cpus.append(cpu)
                     ks += got
                     out += missing
                     decisions += len(got) + missing
                 kmed = f"{statistics.median(ks):.0f} ({min(ks)}-{max(ks)})" if ks else "-"
                 print(f"{name:22} {label:6} {kmed:>16} {statistics.median(times):>10.2f} "
-                      f"{max(times):>6.2f} {f'{out}/{decisions}':>12}  "
+                      f"{max(times):>6.2f} {statistics.median(cpus):>9.2f} "
+                      f"{f'{out}/{decisions}':>12}  "
                       f"{os.getloadavg()[0]:>5.2f}", flush=True)
 
 

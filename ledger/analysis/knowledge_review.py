@@ -28,8 +28,8 @@ position blocked at the root or finished is valued at once, without a search
 
 from __future__ import annotations
 
-import itertools
 import math
+import random
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -416,46 +416,50 @@ class _Answer:
     cap: int = 0
 
 
+def sample_rng(seed: tuple[str, int, str], i: int) -> random.Random:
+    """The random source of sample ``i`` of the question seeded by ``seed`` (match hash,
+    event, use): each sample its own, so any process draws sample i alone, the same deal."""
+    key, event, part = seed
+    return rng_for(key, event, f"{part}#{i}")
+
+
 @dataclass
 class _Drawn:
-    """One question's deals as drawn so far in one process, and the values solved there."""
+    """One question's deals as this process draws them, and the values solved here."""
 
-    more: Iterator[tuple[Any, State]]
+    q: _Question
     count: int | None                  # every consistent deal is listed: how many
-    states: list[tuple[Any, State]] = field(default_factory=list)
+    listed: list[FullDeal] = field(default_factory=list)
     seen: dict[Any, Any] = field(default_factory=dict)
 
-    def upto(self, end: int) -> list[tuple[Any, State]]:
-        while len(self.states) < end:
-            got = next(self.more, None)
-            if got is None:
-                break
-            self.states.append(got)
-        return self.states
+    def states(self, start: int, end: int) -> list[tuple[Any, State]]:
+        """The positions of samples ``start`` to ``end`` (fewer where there are no more).
+        Deals that differ only in the past (which tile a seat was dealt or drew and has
+        laid) make the same position: its key is the hands held and the stock still to
+        draw."""
+        q, c = self.q, self.q.c
+        if c is None:
+            return [got for i in range(start, end)
+                    if (got := _whole_deal(q, sample_rng(q.seed, i))) is not None]
+        deals = self.listed[start:end] if self.count is not None else \
+            [c.sample(sample_rng(q.seed, i)) for i in range(start, end)]
+        out = []
+        for d in deals:
+            st = c.state_of(q.st, d)
+            rest = st.stock[st.stock_pos:] if st.stock is not None else ()
+            out.append(((tuple(st.hands), rest), st))
+        return out
 
 
 def _draws(q: _Question) -> _Drawn:
     if q.c is None:
-        return _Drawn(_whole_deals(q), None)
+        return _Drawn(q, None)
     count = q.c.count()
     if count == 0:
         raise Inconsistent("no deal fits what is known of the hands")
     if count <= q.k:
-        return _Drawn(_states(q, q.c, q.c.every_deal()), count)
-    rng = rng_for(*q.seed)
-    c = q.c
-    return _Drawn(_states(q, c, (c.sample(rng) for _ in itertools.count())), None)
-
-
-def _states(q: _Question, c: DealSpace, deals: Iterator[FullDeal]
-            ) -> Iterator[tuple[Any, State]]:
-    """Each deal's position to solve. Deals that differ only in the past (which tile a
-    seat was dealt or drew and has laid) make the same position: its key is the hands
-    held and the stock still to draw."""
-    for d in deals:
-        st = c.state_of(q.st, d)
-        rest = st.stock[st.stock_pos:] if st.stock is not None else ()
-        yield (tuple(st.hands), rest), st
+        return _Drawn(q, count, list(q.c.every_deal()))
+    return _Drawn(q, None)
 
 
 def _chunk(q: _Question, cache: dict[int, _Drawn], qi: int, start: int, end: int,
@@ -468,7 +472,7 @@ def _chunk(q: _Question, cache: dict[int, _Drawn], qi: int, start: int, end: int
             if len(cache) > 64:  # a worker keeps the questions it is working on
                 cache.pop(next(iter(cache)))
             drawn = cache[qi] = _draws(q)
-        states = drawn.upto(end)[start:end]
+        states = drawn.states(start, end)
     except Inconsistent as exc:
         said = str(exc)
         return _Answer(None, said, why=Why(_inconsistent(q.st, said), detail=said))
@@ -648,13 +652,11 @@ def _slots(st: State, limit: int) -> int:
     return min(room, max(1 << 16, 1 << (2 * limit - 1).bit_length()))
 
 
-def _whole_deals(q: _Question) -> Iterator[tuple[Any, State]]:
-    """Before the deal: whole deals, folded as the table would (a redeal is drawn again)."""
+def _whole_deal(q: _Question, rng: random.Random) -> tuple[Any, State] | None:
+    """Before the deal: a whole deal, folded as the table would (a redeal is drawn again,
+    up to 20 times)."""
     rules = q.st.rules
-    rng = rng_for(*q.seed)
-    made = tries = 0
-    while made < q.k and tries < 20 * q.k:
-        tries += 1
+    for _ in range(20):
         tiles = list(ALL_TILES)
         rng.shuffle(tiles)
         hands = tuple(tuple(tiles[s * HAND_SIZE:(s + 1) * HAND_SIZE])
@@ -666,8 +668,8 @@ def _whole_deals(q: _Question) -> Iterator[tuple[Any, State]]:
             continue
         if st.redeal_due or st.to_move is None:
             continue
-        made += 1
-        yield tuple(tiles), st
+        return tuple(tiles), st
+    return None
 
 
 @dataclass
@@ -962,13 +964,13 @@ def decision_samples(rules: Rules, events: Sequence[Event | None], deal: int, st
     if count <= k:
         return DecisionSamples(deal, step, seat, facts, tuple(space.every_deal()), True,
                                count, seed)
-    return DecisionSamples(deal, step, seat, facts, tuple(space.samples(k, rng_for(seed, step))),
-                           False, None, seed)
+    deals = tuple(space.sample(sample_rng((seed, step, ""), i)) for i in range(k))
+    return DecisionSamples(deal, step, seat, facts, deals, False, None, seed)
 
 
 __all__ = ["BATCH", "DEFAULT_SAMPLES", "LUCK_SAMPLES", "TABLE_LIMITS", "TOO_DEEP",
            "DecisionSamples",
            "Expected", "Facts", "KnowledgeDeal", "KnowledgeDecision", "Luck", "NoSuchDecision",
            "SeatLuck", "decision_samples", "decisions_of", "default_samples",
-           "iter_knowledge_reviews", "luck_samples", "sampled_state", "seat_facts", "seat_space",
-           "t975", "table_limit", "values_over"]
+           "iter_knowledge_reviews", "luck_samples", "sample_rng", "sampled_state", "seat_facts",
+           "seat_space", "t975", "table_limit", "values_over"]

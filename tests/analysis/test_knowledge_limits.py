@@ -24,7 +24,6 @@ from ledger.analysis.solver import MAX_NODES
 from ledger.rules import make_rules
 from tests.analysis.helpers import generated_match
 
-
 K = 40  # as many as a first deal fits in a test's time
 
 
