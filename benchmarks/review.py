@@ -288,6 +288,20 @@ def file_match(path: Path, k: int, args: argparse.Namespace, workers: int | None
           flush=True)
 
 
+def other_modes(args: argparse.Namespace, per_table: dict[str, int]) -> None:
+    """``--process`` / ``--before`` (the whole command), or ``--profile``."""
+    if args.profile:
+        print(f"profile, deal {args.deal} of {args.deals} seeded matches; {load()}")
+        for preset, seats, options in all_tables():
+            if not args.tables or table_name(preset, seats, options) in args.tables:
+                profile(preset, seats, options, args)
+    else:
+        print(f"whole process, deal {args.deal} of {args.deals} seeded matches; "
+              f"{os.cpu_count()} cores; {load()}")
+        processes(args, per_table)
+    print(load())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--samples", type=int, default=None)
@@ -318,18 +332,8 @@ def main() -> None:
     per_table = {name: int(k) for name, k in (x.split("=") for x in args.k)}
     if args.fixed is not None:
         args.samples = args.fixed
-    if args.process or args.before is not None:
-        print(f"whole process, deal {args.deal} of {args.deals} seeded matches; "
-              f"{os.cpu_count()} cores; {load()}")
-        processes(args, per_table)
-        print(load())
-        return
-    if args.profile:
-        print(f"profile, deal {args.deal} of {args.deals} seeded matches; {load()}")
-        for preset, seats, options in all_tables():
-            if not args.tables or table_name(preset, seats, options) in args.tables:
-                profile(preset, seats, options, args)
-        print(load())
+    if args.process or args.before is not None or args.profile:
+        other_modes(args, per_table)
         return
     print(f"knowledge review, deal {args.deal} of seeded matches; {os.cpu_count()} cores; "
           f"{load()}")
