@@ -87,8 +87,9 @@ def register(subparsers: Any) -> None:
                         "deals of the unseen tiles, each solved exactly, averaged "
                         "(docs/knowledge-review.md); the values above are hindsight")
     p.add_argument("--samples", type=int, metavar="K", default=None,
-                   help="deals sampled per decision (implies --knowledge; default: the "
-                        "table's, 200 where it fits 10 s a deal; it is shown)")
+                   help="the most deals sampled per decision (implies --knowledge; "
+                        "default 200; a decision stops earlier once its label is settled "
+                        "at 95%%; it is shown)")
     p.add_argument("--report", action="store_true",
                    help="the match report per player instead of the deals: decisions, "
                         "forced moves, inaccuracies, mistakes and blunders by knowledge "
@@ -289,8 +290,9 @@ def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
         lines.append("    " + lang.say("note: {note}", note=said))
     if known is not None and samples is not None:
         lines.insert(1, "    " + lang.say("values are hindsight (every hand known); by "
-                                           "knowledge: {samples} deals sampled per decision",
-                                           samples=samples))
+                                           "knowledge: up to {samples} deals sampled per "
+                                           "decision, stopping once its label is settled at "
+                                           "95%", samples=samples))
     return "\n".join(lines)
 
 

@@ -2,14 +2,15 @@
 knew, beside the hindsight one, and the match report per player.
 
 JSON: each decision of a deal's object gains ``knowledge_lost`` (and its standard error
-``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved; ``exact``
-true and ``count``, their number, when every consistent deal was solved), its
+``knowledge_lost_stderr``, and ``samples``: how many sampled deals were solved, ``cap``:
+the most it could draw, ``settled``: its label held at 95% confidence when it stopped;
+``exact`` true and ``count``, their number, when every consistent deal was solved), its
 ``severity`` by it and ``hindsight_lost`` (``lost`` again, by its measure's name), each
 option ``expected`` and ``stderr``; a decision that could not be valued (a sampled deal
 beyond the table's limit, no stock known, ...) is not reviewed: ``knowledge_lost`` null,
 ``not_reviewed``: why, in English ("limit reached after 1,000,000 positions"), and
 ``not_reviewed_why``: ``{"code", "text", "positions"?, "detail"?}``
-(``ledger.analysis.unreviewed``); the deal gains ``samples`` (deals drawn per decision),
+(``ledger.analysis.unreviewed``); the deal gains ``samples`` (the most deals drawn per decision),
 ``seed`` (the match hash every draw is seeded from) and, with ``--json``, ``luck``: per
 seat its luck in the deal (``unvalued``: chance events not valued, ``not_valued``: each
 one's event and why) and ``luck_not_valued`` (their sum). ``--report`` prints one object
@@ -87,10 +88,9 @@ def merged(review: DealReview, known: KnowledgeDeal | None, samples: int,
         d["knowledge_lost_stderr"] = k.lost_stderr
         d["hindsight_lost"] = d["lost"]  # the two measures, named as every page names them
         d["severity"] = severity(k.knowledge_lost)
-        d["samples"] = k.samples
-        # Every consistent deal solved (no more than K of them): the values are exact.
-        d["exact"] = k.exact
-        d["count"] = k.count
+        # K used (sequential: fewer than the cap once the label is settled), the cap,
+        # ``settled``; ``exact`` with ``count`` when every consistent deal was solved.
+        d.update(k.to_dict())
         if not k.reviewed and k.why is not None:
             d["not_reviewed"] = k.why.text
             d["not_reviewed_why"] = k.why.to_dict()
@@ -232,7 +232,7 @@ def match_report(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDe
 
 
 # The version of the kept reports: changed whenever what a report holds changes.
-REPORT_VERSION = "4"
+REPORT_VERSION = "5"
 
 
 def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDeal],
@@ -241,9 +241,10 @@ def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeD
     """The report's JSON (``--report --json``, and what the ledger keeps); ``hindsight``:
     each decision's hindsight loss by its event (``measures.hindsight_losses``)."""
     reports = match_report(rules, seats, deals, hindsight)
-    judged = [Judged(deal.deal, d.event, d.seat, d.played, d.knowledge_lost,
-                     (hindsight or {}).get(d.event),
-                     None if d.why is None else d.why.to_dict()).to_dict()
+    # Each with its sampling: K used, the cap, whether its label was settled, the SE.
+    judged = [{**Judged(deal.deal, d.event, d.seat, d.played, d.knowledge_lost,
+                        (hindsight or {}).get(d.event),
+                        None if d.why is None else d.why.to_dict()).to_dict(), **d.to_dict()}
               for deal in deals for d in deal.decisions]
     luck = [{"deal": deal.deal, "luck": [s.to_dict() for s in deal.luck],
              "luck_not_valued": sum(s.unvalued for s in deal.luck)} for deal in deals]
@@ -286,10 +287,10 @@ def kept_report(match_id: int, url: str | None, samples: int,
 
 def report_text(reports: Sequence[PlayerReport], samples: int,
                 lang: Language = ENGLISH) -> str:
-    lines = ["  " + lang.say("report by what each player knew ({samples} deals sampled per "
-                             "decision; inaccuracy from {a}, mistake from {b}, blunder from "
-                             "{c} points lost)", samples=samples, a=INACCURACY, b=MISTAKE,
-                             c=BLUNDER)]
+    lines = ["  " + lang.say("report by what each player knew (up to {samples} deals sampled "
+                             "per decision, stopping once its label is settled at 95%; "
+                             "inaccuracy from {a}, mistake from {b}, blunder from {c} points "
+                             "lost)", samples=samples, a=INACCURACY, b=MISTAKE, c=BLUNDER)]
     for p in reports:
         lines.append("    " + lang.say(
             "{player}: {decisions} decisions, {forced} forced moves, {inaccuracies} "

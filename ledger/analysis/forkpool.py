@@ -8,7 +8,9 @@ each task's answer back (pickled). The answers come out in task order. A worker 
 with the process that forked it (Linux: ``PR_SET_PDEATHSIG``), and the forking process
 kills and reaps its workers however the iteration ends. Without ``fork`` (or with one
 worker) the tasks run here, one after another: the same answers, since a task depends
-on nothing but its number.
+on nothing but its number. ``JobPool`` is the same workers for jobs that are asked as
+earlier answers come in (the knowledge review asks a decision for more samples only
+while its label is not settled).
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Hashable, Iterator
 from multiprocessing.connection import Connection, Pipe, wait
-from typing import TypeVar
+from types import TracebackType
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
+J = TypeVar("J", bound=Hashable)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
@@ -50,6 +55,70 @@ def fork_map(task: Callable[[int], T], count: int, workers: int | None = None) -
     yield from _Pool(task, count, n).run()
 
 
+class JobPool(Generic[J, T]):
+    """Jobs (small picklable values: ``task``'s argument) handed one at a time to forked
+    workers as they free up; more may be submitted while they run, as answers come in
+    (what to ask next may depend on them). Without ``fork`` or with one worker the jobs
+    run here, in the order submitted. Use it as a context manager: the workers end with
+    it. Whatever runs ``task`` must already be in memory when the pool starts."""
+
+    def __init__(self, task: Callable[[J], T], workers: int | None = None) -> None:
+        self.task = task
+        self.n = workers or default_workers()
+        self.queue: deque[J] = deque()
+        self.in_flight = 0
+        self._pool: _Pool | None = None
+        self._idle: list[Connection] = []
+        self._busy: list[Connection] = []
+
+    def __enter__(self) -> JobPool[J, T]:
+        if self.n > 1 and hasattr(os, "fork"):
+            self._pool = _Pool(self.task, 0, self.n)  # type: ignore[arg-type]
+            for _ in range(self.n):
+                self._pool._start()
+            self._idle = list(self._pool.conns)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._pool is not None:
+            self._pool.finished = kind is None and not self.in_flight
+            self._pool._end()
+            self._pool = None
+
+    def submit(self, job: J) -> None:
+        self.queue.append(job)
+        self._hand_out()
+
+    @property
+    def pending(self) -> int:
+        """Jobs submitted whose answers have not been taken yet."""
+        return len(self.queue) + self.in_flight
+
+    def next_done(self) -> tuple[J, T]:
+        """The next job to finish and its answer (WorkerFailed if it raised)."""
+        if self._pool is None:
+            here = self.queue.popleft()
+            return here, self.task(here)
+        if not self.in_flight:
+            raise LookupError("no job is running")
+        ready = wait(self._busy)[0]
+        assert isinstance(ready, Connection)
+        job, value = self._pool._answer(ready)
+        self.in_flight -= 1
+        self._busy.remove(ready)
+        self._idle.append(ready)
+        self._hand_out()
+        return job, value  # type: ignore[return-value]
+
+    def _hand_out(self) -> None:
+        while self._pool is not None and self._idle and self.queue:
+            conn = self._idle.pop()
+            conn.send(self.queue.popleft())
+            self._busy.append(conn)
+            self.in_flight += 1
+
+
 class _Pool:
     def __init__(self, task: Callable[[int], object], count: int, n: int) -> None:
         self.task, self.count, self.n = task, count, n
@@ -71,6 +140,7 @@ class _Pool:
                 for ready in wait(busy):
                     assert isinstance(ready, Connection)
                     i, value = self._answer(ready)
+                    assert isinstance(i, int)
                     done[i] = value
                     if nxt < self.count:
                         ready.send(nxt)
@@ -84,7 +154,7 @@ class _Pool:
         finally:
             self._end()
 
-    def _answer(self, conn: Connection) -> tuple[int, object]:
+    def _answer(self, conn: Connection) -> tuple[object, object]:
         try:
             i, ok, value = conn.recv()
         except EOFError:
@@ -166,4 +236,4 @@ def _die_with(parent: int) -> None:  # pragma: no cover - runs in the child
         os._exit(1)
 
 
-__all__ = ["WorkerFailed", "default_workers", "fork_map"]
+__all__ = ["JobPool", "WorkerFailed", "default_workers", "fork_map"]

@@ -29,11 +29,12 @@ position blocked at the root or finished is valued at once, without a search
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.analysis.forkpool import fork_map
+from ledger.analysis.forkpool import JobPool
 from ledger.analysis.full_deals import (
     Act,
     DealSpace,
@@ -43,7 +44,15 @@ from ledger.analysis.full_deals import (
     facts_for,
     space_of,
 )
-from ledger.analysis.positions import slots_for, solve, solve_many, with_hands
+from ledger.analysis.measures import THRESHOLDS
+from ledger.analysis.positions import (
+    SMALL_SLOTS,
+    Solved,
+    slots_for,
+    solve,
+    solve_many,
+    with_hands,
+)
 from ledger.analysis.review import move_of
 from ledger.analysis.sampling import Constraints, Inconsistent, rng_for
 from ledger.analysis.solver import MAX_NODES, worth
@@ -58,20 +67,23 @@ from ledger.tiles import ALL_TILES, Tile
 from ledger.walk import Walk, step_into
 
 DEFAULT_SAMPLES = 200
-# Tables where K = 200 takes more than about 10 s a deal on a two-core machine: the K that
-# fits, measured by benchmarks/review.py on a quiet machine (3 seeded matches each, their
-# first deal and their second and third: the median deal of each within 10 s; `analyse`
-# shows the K it used). A later deal costs more than the first on most of these tables:
-# its leader may open with any tile, and each sample of that first decision is the whole
-# deal searched from each of seven openings. Three or four seats each for himself: every
-# sample is a max-n search of its own.
-TABLE_SAMPLES: dict[tuple[str, int, bool], int] = {  # (preset, seats, teams)
+# Sequential sampling (issue 35): every table's decision draws up to ``DEFAULT_SAMPLES``
+# deals (the cap; ``--samples`` or $DOMINO_LEDGER_KNOWLEDGE_SAMPLES sets another), BATCH
+# at a time, and stops once the 95% t interval of its paired loss (best option's value
+# less the played one's, per sample) lies within one severity band (``measures``): more
+# samples could not change its label. A decision near a band's edge runs to the cap.
+BATCH = 20
+# Samples one job solves: a batch is split so that both cores work on one decision.
+CHUNK = 10
+CONFIDENCE = 0.95
+# Luck needs no label, so it keeps a fixed K: 200 where it fits, else the K each of these
+# tables had before sequential sampling (what fitted about 10 s a deal on two cores).
+LUCK_SAMPLES: dict[tuple[str, int, bool], int] = {  # (preset, seats, teams)
     ("sahrat-draw", 4, False): 3,
     ("casual-arena", 4, False): 20,
     ("selminha", 3, False): 16,
     ("casual-arena", 3, False): 100,
     ("sahrat-fives", 2, False): 100,
-    # Its early decisions are not reviewed (TABLE_LIMITS), which costs the same at any K.
     ("sahrat-fives", 4, False): 40,
 }
 # The most positions one sample's search may visit, on tables where a decision's samples
@@ -106,12 +118,20 @@ class KnowledgeDecision:
     options: tuple[Expected, ...]
     knowledge_lost: float | None     # best mean - played mean (None: not reviewed)
     lost_stderr: float | None        # its standard error (paired over the samples)
-    samples: int                     # samples solved (every one drawn, or 0)
+    samples: int                     # samples solved (every one drawn, or 0): K used
     unsolved: int = 0                # 1: a sample could not be solved: not reviewed
     seed: int = 0
     exact: bool = False              # every consistent deal was solved (``count`` of them)
     count: int | None = None
     why: Why | None = None           # why it is not reviewed
+    cap: int = 0                     # the most samples it could have drawn
+    settled: bool = False            # its label holds at 95% confidence (or it is exact)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What the JSON says of the sampling: K used, the cap, settled, the loss's SE."""
+        return {"samples": self.samples, "cap": self.cap, "settled": self.settled,
+                "knowledge_lost_stderr": self.lost_stderr, "exact": self.exact,
+                "count": self.count}
 
     @property
     def reviewed(self) -> bool:
@@ -181,8 +201,16 @@ class KnowledgeDeal:
 
 
 def default_samples(rules: Rules) -> int:
-    """The deals drawn per decision on ``rules``' table unless asked otherwise."""
-    return TABLE_SAMPLES.get((rules.preset, rules.seats, rules.teams), DEFAULT_SAMPLES)
+    """The most deals drawn per decision on ``rules``' table unless asked otherwise (the
+    same on every table: a decision stops earlier once its label is settled)."""
+    del rules
+    return DEFAULT_SAMPLES
+
+
+def luck_samples(rules: Rules, samples: int = DEFAULT_SAMPLES) -> int:
+    """The deals drawn per chance event for luck: the table's, no more than ``samples``."""
+    return min(samples, LUCK_SAMPLES.get((rules.preset, rules.seats, rules.teams),
+                                         DEFAULT_SAMPLES))
 
 
 def table_limit(rules: Rules) -> int:
@@ -347,18 +375,23 @@ def sampled_state(st: State, seat: int, c: Constraints | DealSpace, deal: Any,
 
 # --- the review ------------------------------------------------------------------------
 #
-# Every question of the match (a decision, or one side of a chance event for luck) is a
-# task of its own: draw its K deals (seeded by the match, the event and the use), solve
-# them one after another, and stop at the first that cannot be solved within the limit:
-# the question is then not valued at all (never valued from the samples that happened
-# to be small). The tasks of a whole match are spread over the cores (``forkpool``,
-# which also works in the web's daemonic worker); a task depends on nothing but itself,
-# so the numbers are the same on one core or several.
+# Every question of the match (a decision, or one side of a chance event for luck) draws
+# its deals (seeded by the match, the event and the use) and solves them in jobs of
+# ``CHUNK`` samples: (question, first sample, end). A decision asks ``BATCH`` samples at a
+# time and stops once its label is settled (``_settled``) or its cap is reached; luck asks
+# its K at once. Jobs are spread over the cores (``forkpool.JobPool``, which also works in
+# the web's daemonic worker) as they free up, so the samples of one decision are solved on
+# both. Sample i of a question is the same deal whichever process draws it (each draws the
+# question's deals in order from its seed), so the numbers do not depend on the workers.
+# The first sample that cannot be solved within the limit leaves its question not valued
+# at all (never valued from the samples that happened to be small).
 
 
 @dataclass(frozen=True, slots=True)
 class _Question:
-    """``k`` deals to draw (from ``seed``: match hash, event, use) and solve from ``st``."""
+    """Up to ``k`` deals to draw (from ``seed``: match hash, event, use) and solve from
+    ``st``. ``played``: for a decision, the index of the move played among the legal ones
+    (what sequential sampling judges); -1 for luck, which draws all ``k``."""
 
     st: State
     seat: int
@@ -367,6 +400,7 @@ class _Question:
     k: int
     drawn: tuple[tuple[int, Tile | None], ...] = ()
     options: bool = False
+    played: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,26 +412,77 @@ class _Answer:
     note: str | None = None
     count: int | None = None           # every consistent deal was solved: how many
     why: Why | None = None
+    settled: bool = False              # a decision: its label holds at 95% confidence
+    cap: int = 0
 
 
-def _answer(q: _Question, limit: int) -> _Answer:
-    count = None
+def sample_rng(seed: tuple[str, int, str], i: int) -> random.Random:
+    """The random source of sample ``i`` of the question seeded by ``seed`` (match hash,
+    event, use): each sample its own, so any process draws sample i alone, the same deal."""
+    key, event, part = seed
+    return rng_for(key, event, f"{part}#{i}")
+
+
+@dataclass
+class _Drawn:
+    """One question's deals as this process draws them, and the values solved here."""
+
+    q: _Question
+    count: int | None                  # every consistent deal is listed: how many
+    listed: list[FullDeal] = field(default_factory=list)
+    seen: dict[Any, Any] = field(default_factory=dict)
+
+    def states(self, start: int, end: int) -> list[tuple[Any, State]]:
+        """The positions of samples ``start`` to ``end`` (fewer where there are no more).
+        Deals that differ only in the past (which tile a seat was dealt or drew and has
+        laid) make the same position: its key is the hands held and the stock still to
+        draw."""
+        q, c = self.q, self.q.c
+        if c is None:
+            return [got for i in range(start, end)
+                    if (got := _whole_deal(q, sample_rng(q.seed, i))) is not None]
+        deals = self.listed[start:end] if self.count is not None else \
+            [c.sample(sample_rng(q.seed, i)) for i in range(start, end)]
+        out = []
+        for d in deals:
+            st = c.state_of(q.st, d)
+            rest = st.stock[st.stock_pos:] if st.stock is not None else ()
+            out.append(((tuple(st.hands), rest), st))
+        return out
+
+
+def _draws(q: _Question) -> _Drawn:
+    if q.c is None:
+        return _Drawn(q, None)
+    count = q.c.count()
+    if count == 0:
+        raise Inconsistent("no deal fits what is known of the hands")
+    if count <= q.k:
+        return _Drawn(q, count, list(q.c.every_deal()))
+    return _Drawn(q, None)
+
+
+def _chunk(q: _Question, cache: dict[int, _Drawn], qi: int, start: int, end: int,
+           limit: int) -> _Answer:
+    """The values of samples ``start`` to ``end`` of question ``qi`` (fewer when there
+    are no more deals), drawn and solved in this process."""
     try:
-        if q.c is None:
-            states = _whole_deals(q)
-        else:
-            states, count = _drawn_states(q, q.c)
+        drawn = cache.get(qi)
+        if drawn is None:
+            if len(cache) > 64:  # a worker keeps the questions it is working on
+                cache.pop(next(iter(cache)))
+            drawn = cache[qi] = _draws(q)
+        states = drawn.states(start, end)
     except Inconsistent as exc:
         said = str(exc)
         return _Answer(None, said, why=Why(_inconsistent(q.st, said), detail=said))
     rules = q.st.rules
     side = rules.side_of(q.seat)
-    seen: dict[Any, Any] = {}
     out: list[Any] = []
     for key, st in states:
-        got = seen.get(key)
+        got = drawn.seen.get(key)
         if got is None:
-            solved = solve(st, options=q.options, max_nodes=limit, slots=_slots(st, limit))
+            solved = _solve_sample(st, q.options, limit)
             if solved.note is not None or solved.outcome is None:
                 return _Answer(None, solved.note, why=of_note(solved.why, solved.note, limit))
             if q.options:
@@ -407,9 +492,125 @@ def _answer(q: _Question, limit: int) -> _Answer:
                 got = [worth(rules, o.outcome, side) for o in solved.options]
             else:
                 got = solved.outcome
-            seen[key] = got
+            drawn.seen[key] = got
         out.append(got)
-    return _Answer(out, None, count)
+    return _Answer(out, None, drawn.count)
+
+
+def _answer(q: _Question, limit: int) -> _Answer:
+    """Every sample of ``q`` (its K, no early stop), in this process."""
+    got = _chunk(q, {}, 0, 0, q.k, limit)
+    return _Answer(got.values, got.note, got.count, got.why, cap=q.k)
+
+
+@dataclass
+class _Run:
+    """One question's jobs: what has been asked, what has come back."""
+
+    q: _Question
+    sequential: bool
+    asked: int = 0
+    waiting: int = 0
+    parts: dict[int, list[Any]] = field(default_factory=dict)
+    count: int | None = None
+    short: bool = False                # a job came back with fewer deals than asked
+    answer: _Answer | None = None      # set once the question is done
+    told: bool = False                 # its answer has been given
+
+    def next_jobs(self) -> list[tuple[int, int]]:
+        """The jobs of the next batch (all the rest for luck or an exact decision)."""
+        top = self.q.k if self.count is None else min(self.q.k, self.count)
+        step = BATCH if self.sequential and self.q.played >= 0 and self.count is None \
+            else top
+        end = min(top, self.asked + step)
+        jobs = [(i, min(end, i + CHUNK)) for i in range(self.asked, end, CHUNK)]
+        self.asked = end
+        self.waiting += len(jobs)
+        return jobs
+
+    def took(self, start: int, end: int, got: _Answer) -> bool:
+        """Takes one job's answer; True when the question needs another batch."""
+        if self.answer is not None:
+            return False
+        self.waiting -= 1
+        if got.values is None:
+            self.answer = _Answer(None, got.note, why=got.why, cap=self.q.k)
+            return False
+        self.count = got.count
+        self.short = self.short or len(got.values) < end - start
+        self.parts[start] = got.values
+        if self.waiting:
+            return False
+        rows = [v for a in sorted(self.parts) for v in self.parts[a]]
+        top = self.q.k if self.count is None else min(self.q.k, self.count)
+        exact = self.count is not None  # every consistent deal is solved, none left out
+        settled = exact or (self.q.played >= 0 and _settled(rows, self.q.played))
+        if len(rows) >= top or self.short or (self.sequential and settled and not exact):
+            self.answer = _Answer(rows, None, self.count, settled=settled, cap=self.q.k)
+            return False
+        return True
+
+
+# Two-sided 97.5% points of Student's t for 1 to 30 degrees of freedom (beyond: the
+# Cornish-Fisher expansion, within 0.001 there).
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+         2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
+         2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t975(df: int) -> float:
+    """Student's t quantile at 0.975 for ``df`` degrees of freedom."""
+    if df <= len(_T975):
+        return _T975[max(df, 1) - 1]
+    z = 1.959964
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+
+
+def _band(x: float) -> int:
+    """Which severity band a loss falls in (0: none, 1: inaccuracy, ...)."""
+    return sum(x >= t for t in THRESHOLDS.values())
+
+
+def _settled(rows: Sequence[Sequence[float]], played: int) -> bool:
+    """Whether the 95% t interval of the paired loss (the best option's value less the
+    played one's, sample by sample; the best by the means so far) lies within one band."""
+    n = len(rows)
+    if n < 2:
+        return False
+    width = len(rows[0])
+    means = [sum(r[j] for r in rows) / n for j in range(width)]
+    best = max(range(width), key=lambda j: means[j])
+    mean, se = _mean_se([r[best] - r[played] for r in rows])
+    half = t975(n - 1) * se
+    return _band(mean - half) == _band(mean + half)
+
+
+def _solve_all(questions: Sequence[_Question], limit: int, workers: int | None,
+               sequential: bool) -> Iterator[tuple[int, _Answer]]:
+    """Each question's answer (its index first), as questions finish."""
+    cache: dict[int, _Drawn] = {}
+    runs = [_Run(q, sequential) for q in questions]
+
+    def task(job: tuple[int, int, int]) -> _Answer:
+        qi, start, end = job
+        return _chunk(questions[qi], cache, qi, start, end, limit)
+
+    with JobPool(task, workers) as pool:
+        for qi, run in enumerate(runs):
+            for a, b in run.next_jobs():
+                pool.submit((qi, a, b))
+        while pool.pending:
+            (qi, a, b), got = pool.next_done()
+            run = runs[qi]
+            if run.took(a, b, got):
+                for a2, b2 in run.next_jobs():
+                    pool.submit((qi, a2, b2))
+            elif run.answer is not None and not run.told:
+                run.told = True  # later jobs of a question that failed are not read
+                yield qi, run.answer
+    for qi, run in enumerate(runs):  # nothing asked (k = 0)
+        if not run.told:
+            yield qi, run.answer or _Answer([], None, cap=run.q.k)
 
 
 def _inconsistent(st: State, said: str) -> str:
@@ -418,6 +619,28 @@ def _inconsistent(st: State, said: str) -> str:
     if rules.draws and rules.stock_size and st.stock is None:
         return "stock"  # the record names no stock: its draws cannot be placed in it
     return "draws" if "draws recorded" in said else "facts"
+
+
+# A sample's search on a table that keeps few positions (``positions.SMALL_SLOTS``) first
+# runs with that small table, which most samples fit; one that visits more than
+# GROW_AFTER positions searches again what the small table dropped, so it starts again with
+# GROWN_SLOTS (measured on early decisions: 2.8 million positions with 2^15 slots, 1.5 with
+# 2^22, and for 4-seat Sahrat Draw 30 million against 11.5, 9.3 s against 3.7). The table
+# keeps bounds or exact values, so its room changes the time, never a value; the visits
+# of the first try are the price (about a twentieth of a second).
+GROW_AFTER = 1 << 18
+GROWN_SLOTS = 1 << 22
+
+
+def _solve_sample(st: State, options: bool, limit: int, grow_after: int = GROW_AFTER) -> Solved:
+    """``positions.solve`` of one sample, the table grown for a large search."""
+    small = _slots(st, limit)
+    if small != SMALL_SLOTS or limit <= grow_after:
+        return solve(st, options=options, max_nodes=limit, slots=small)
+    got = solve(st, options=options, max_nodes=grow_after, slots=small)
+    if got.why != "limit":
+        return got
+    return solve(st, options=options, max_nodes=limit, slots=GROWN_SLOTS)
 
 
 def _slots(st: State, limit: int) -> int:
@@ -429,31 +652,11 @@ def _slots(st: State, limit: int) -> int:
     return min(room, max(1 << 16, 1 << (2 * limit - 1).bit_length()))
 
 
-def _drawn_states(q: _Question, c: DealSpace) -> tuple[list[tuple[Any, State]], int | None]:
-    """The positions to solve: every consistent deal when there are no more than ``k``
-    (then their number too: the values are exact), else ``k`` drawn uniformly. Deals that
-    differ only in the past (which tile a seat was dealt or drew and has laid) make the
-    same position: its key is the hands held and the stock still to draw."""
-    count = c.count()
-    if count == 0:
-        raise Inconsistent("no deal fits what is known of the hands")
-    deals = list(c.every_deal()) if count <= q.k else c.samples(q.k, rng_for(*q.seed))
-    out = []
-    for d in deals:
-        st = c.state_of(q.st, d)
-        rest = st.stock[st.stock_pos:] if st.stock is not None else ()
-        out.append(((tuple(st.hands), rest), st))
-    return out, (count if count <= q.k else None)
-
-
-def _whole_deals(q: _Question) -> list[tuple[Any, State]]:
-    """Before the deal: whole deals, folded as the table would (a redeal is drawn again)."""
+def _whole_deal(q: _Question, rng: random.Random) -> tuple[Any, State] | None:
+    """Before the deal: a whole deal, folded as the table would (a redeal is drawn again,
+    up to 20 times)."""
     rules = q.st.rules
-    rng = rng_for(*q.seed)
-    out: list[tuple[Any, State]] = []
-    tries = 0
-    while len(out) < q.k and tries < 20 * q.k:
-        tries += 1
+    for _ in range(20):
         tiles = list(ALL_TILES)
         rng.shuffle(tiles)
         hands = tuple(tuple(tiles[s * HAND_SIZE:(s + 1) * HAND_SIZE])
@@ -465,8 +668,8 @@ def _whole_deals(q: _Question) -> list[tuple[Any, State]]:
             continue
         if st.redeal_due or st.to_move is None:
             continue
-        out.append((tuple(tiles), st))
-    return out
+        return tuple(tiles), st
+    return None
 
 
 @dataclass
@@ -490,23 +693,36 @@ def iter_knowledge_reviews(rules: Rules, events: Sequence[Event | None], key: st
                            samples: int = DEFAULT_SAMPLES, deals: Sequence[int] | None = None,
                            *, luck: bool = False, max_nodes: int = MAX_NODES,
                            workers: int | None = None, only: Collection[int] | None = None,
-                           sample_limit: int | None = None) -> Iterator[KnowledgeDeal]:
+                           sample_limit: int | None = None,
+                           sequential: bool = True) -> Iterator[KnowledgeDeal]:
     """Each deal's knowledge review (and, with ``luck``, each seat's luck), in order.
 
-    ``key``: the match's hash (the seed of every draw). ``samples``: deals drawn per
-    question. ``workers``: processes solving the whole match's questions (default: one
-    per core; the numbers do not depend on it). ``only``: review only the decisions at
-    these events. Each sample's solve may visit at most ``sample_limit`` positions
-    (default: the table's, ``table_limit``) and never more than ``max_nodes``.
+    ``key``: the match's hash (the seed of every draw). ``samples``: the most deals drawn
+    per decision (``sequential``: fewer once its label is settled at 95%; else all) and,
+    no more than the table's ``LUCK_SAMPLES``, per chance event. ``workers``: processes
+    solving the whole match's samples (default: one per core; the numbers do not depend
+    on it). ``only``: review only the decisions at these events. Each sample's solve may
+    visit at most ``sample_limit`` positions (default: the table's, ``table_limit``) and
+    never more than ``max_nodes``.
     """
     wanted = None if deals is None else set(deals)
     limit = min(max_nodes, table_limit(rules) if sample_limit is None else sample_limit)
     plans = [_plan(work, key, samples, luck, only)
              for work in _deals(rules, events, wanted)]
     questions = [q for p in plans for q in p.questions]
-    answers = fork_map(lambda i: _answer(questions[i], limit), len(questions), workers)
-    for p in plans:
-        yield _finish(p, [next(answers) for _ in p.questions])
+    answers: dict[int, _Answer] = {}
+    done = 0
+    at = 0  # the first question of plans[done]
+    for qi, got in _solve_all(questions, limit, workers, sequential):
+        answers[qi] = got
+        while done < len(plans) and all(
+                at + j in answers for j in range(len(plans[done].questions))):
+            p = plans[done]
+            yield _finish(p, [answers.pop(at + j) for j in range(len(p.questions))])
+            at += len(p.questions)
+            done += 1
+    for p in plans[done:]:  # deals with no question
+        yield _finish(p, [])
 
 
 def _plan(work: _Deal, key: str, k: int, luck: bool,
@@ -523,10 +739,12 @@ def _plan(work: _Deal, key: str, k: int, luck: bool,
             own = bool(m.before.hidden[m.seat])
             plan.decisions.append((m, Why("own-hand" if own else "facts", detail=str(exc)), seed))
             continue
-        q = plan.ask(_Question(m.before, m.seat, c, (key, m.index, ""), k, m.drawn, True))
+        played = legal_moves(m.before).index(m.move)
+        q = plan.ask(_Question(m.before, m.seat, c, (key, m.index, ""), k, m.drawn, True,
+                               played))
         plan.decisions.append((m, q, seed))
     if luck:
-        _plan_luck(plan, key, k)
+        _plan_luck(plan, key, luck_samples(work.start.rules, k))
     return plan
 
 
@@ -563,14 +781,15 @@ def _decision(rules: Rules, m: _Move, got: _Answer, seed: int) -> KnowledgeDecis
     if got.values is None or not rows:
         opts = tuple(Expected(str(mv), None, None) for mv in legal)
         return KnowledgeDecision(m.index, m.seat, str(m.move), opts, None, None, 0, 1, seed,
-                                 why=got.why or Why("other", detail=got.note))
+                                 why=got.why or Why("other", detail=got.note), cap=got.cap)
     stats = [_mean_se([r[j] for r in rows]) for j in range(len(legal))]
     opts = tuple(Expected(str(mv), _r(mu), _r(se)) for mv, (mu, se) in zip(legal, stats,
                                                                            strict=True))
     best = max(range(len(legal)), key=lambda j: stats[j][0])
     lost, lost_se = _mean_se([r[best] - r[played] for r in rows])
     return KnowledgeDecision(m.index, m.seat, str(m.move), opts, _r(lost), _r(lost_se),
-                             len(rows), 0, seed, got.count is not None, got.count)
+                             len(rows), 0, seed, got.count is not None, got.count,
+                             cap=got.cap, settled=got.settled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -745,12 +964,13 @@ def decision_samples(rules: Rules, events: Sequence[Event | None], deal: int, st
     if count <= k:
         return DecisionSamples(deal, step, seat, facts, tuple(space.every_deal()), True,
                                count, seed)
-    return DecisionSamples(deal, step, seat, facts, tuple(space.samples(k, rng_for(seed, step))),
-                           False, None, seed)
+    deals = tuple(space.sample(sample_rng((seed, step, ""), i)) for i in range(k))
+    return DecisionSamples(deal, step, seat, facts, deals, False, None, seed)
 
 
-__all__ = ["DEFAULT_SAMPLES", "TABLE_LIMITS", "TABLE_SAMPLES", "TOO_DEEP", "DecisionSamples",
+__all__ = ["BATCH", "DEFAULT_SAMPLES", "LUCK_SAMPLES", "TABLE_LIMITS", "TOO_DEEP",
+           "DecisionSamples",
            "Expected", "Facts", "KnowledgeDeal", "KnowledgeDecision", "Luck", "NoSuchDecision",
            "SeatLuck", "decision_samples", "decisions_of", "default_samples",
-           "iter_knowledge_reviews", "sampled_state", "seat_facts", "seat_space", "table_limit",
-           "values_over"]
+           "iter_knowledge_reviews", "luck_samples", "sample_rng", "sampled_state", "seat_facts",
+           "seat_space", "t975", "table_limit", "values_over"]

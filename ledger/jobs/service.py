@@ -122,8 +122,9 @@ class Settings:
     per_client: int = 4                # of those, jobs one client may have waiting
     kept: int = 64                     # answers kept in memory
     backend: str = "auto"              # local (own processes), queue (PostgreSQL), auto
-    # The deals drawn per decision of a knowledge review; None: the table's default
-    # (knowledge_review.default_samples). The tests ask for a few: a review in seconds.
+    # The most deals drawn per decision of a knowledge review; None: the default cap, 200
+    # (knowledge_review.default_samples; a decision stops earlier once its label is
+    # settled). The tests ask for a few: a review in seconds.
     knowledge_samples: int | None = None
 
     @property
@@ -134,7 +135,7 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """$DOMINO_LEDGER_ANALYSIS_SECONDS, $DOMINO_LEDGER_ANALYSIS_WORKERS and
         $DOMINO_LEDGER_KNOWLEDGE_SAMPLES, else the defaults (one worker on a machine of two
-        cores, two on more: the server keeps one; each table's own samples)."""
+        cores, two on more: the server keeps one; the review's own cap of samples)."""
         env = os.environ if environ is None else environ
         cores = os.cpu_count() or 1
         workers = int(env.get(ENV_WORKERS) or max(1, min(2, cores - 1)))

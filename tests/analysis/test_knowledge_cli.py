@@ -57,7 +57,7 @@ def test_text_labels_hindsight(match_file: Path, capsys: pytest.CaptureFixture[s
                  "4"]) == 0
     out = capsys.readouterr().out
     assert "values are hindsight (every hand known)" in out
-    assert "4 deals sampled per decision" in out
+    assert "up to 4 deals sampled per decision, stopping once its label is settled" in out
     assert "by knowledge: expected" in out
     if "MISTAKE" in out:
         assert "in hindsight: MISTAKE" in out

@@ -17,25 +17,32 @@ from ledger.analysis.knowledge_review import (
     KnowledgeDeal,
     default_samples,
     iter_knowledge_reviews,
+    luck_samples,
     table_limit,
 )
 from ledger.analysis.solver import MAX_NODES
 from ledger.rules import make_rules
 from tests.analysis.helpers import generated_match
 
+K = 40  # as many as a first deal fits in a test's time
+
 
 @cache
 def _fives_first_deal() -> KnowledgeDeal:
     """Deal 0 of a seeded 4-seat Sahrat Fives match, with the table's defaults."""
     rules, record, key = generated_match("sahrat-fives", 4, 1)
-    (deal,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0])
+    (deal,) = iter_knowledge_reviews(rules, record.events, key, K, [0])
     return deal
 
 
-def test_four_seat_fives_has_a_limit_and_its_own_k() -> None:
+def test_four_seat_fives_has_a_limit_and_luck_its_own_k() -> None:
     rules = make_rules("sahrat-fives", 4, {})
     assert table_limit(rules) < MAX_NODES
-    assert 1 < default_samples(rules) < 200
+    # Decisions: every table the same cap (a decision stops earlier once settled); luck,
+    # which needs no label, keeps the K that fits the table.
+    assert default_samples(rules) == default_samples(make_rules("domena", 4, {})) == 200
+    assert 1 < luck_samples(rules) < 200 and luck_samples(rules, 8) == 8
+    assert luck_samples(make_rules("domena", 4, {})) == 200
     # Tables whose samples are solved in time keep no limit but the solver's.
     assert table_limit(make_rules("domena", 4, {})) == MAX_NODES
 
@@ -44,7 +51,7 @@ def test_four_seat_fives_has_a_limit_and_its_own_k() -> None:
 def test_a_fives_deal_marks_its_early_decisions_not_reviewed() -> None:
     deal = _fives_first_deal()
     rules = make_rules("sahrat-fives", 4, {})
-    k = default_samples(rules)
+    k = K
     first, last = deal.decisions[0], deal.decisions[-1]
     # The first decisions hold 27 tiles: tens of millions of positions a sample.
     assert not first.reviewed and first.knowledge_lost is None and first.samples == 0
@@ -53,7 +60,9 @@ def test_a_fives_deal_marks_its_early_decisions_not_reviewed() -> None:
     assert first.why.positions == table_limit(rules)
     assert decision_text(first) == ("by knowledge: not reviewed: limit reached after "
                                     f"{table_limit(rules):,} positions")
-    assert last.reviewed and (last.samples == k or last.exact and last.samples == last.count)
+    assert last.reviewed and last.cap == k and (
+        last.samples <= k and last.samples % 20 in (0, k % 20) and last.settled
+        or last.samples == k or last.exact and last.samples == last.count)
     reviewed = [d.reviewed for d in deal.decisions]
     assert reviewed.count(False) >= 3 and reviewed.count(True) >= 3
     # Counted per player, never valued.
@@ -74,7 +83,7 @@ def test_the_limit_changes_no_value_of_a_decision_it_lets_through() -> None:
     deal = _fives_first_deal()
     rules, record, key = generated_match("sahrat-fives", 4, 1)
     late = [d for d in deal.decisions if d.reviewed][-4:]
-    (free,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0],
+    (free,) = iter_knowledge_reviews(rules, record.events, key, K, [0],
                                      only={d.event for d in late}, sample_limit=MAX_NODES,
                                      workers=1)
     assert list(free.decisions) == late
@@ -85,7 +94,7 @@ def test_a_lower_limit_leaves_a_decision_out_whole() -> None:
     rules, record, key = generated_match("sahrat-fives", 4, 1)
     deal = _fives_first_deal()
     d = next(x for x in deal.decisions if x.reviewed)
-    (low,) = iter_knowledge_reviews(rules, record.events, key, default_samples(rules), [0],
+    (low,) = iter_knowledge_reviews(rules, record.events, key, K, [0],
                                     only={d.event}, sample_limit=1000, workers=1)
     (got,) = low.decisions
     assert not got.reviewed and got.unsolved == 1 and got.samples == 0

@@ -230,7 +230,10 @@ def test_the_held_steps_carry_the_pages_marks(site: Site) -> None:
 
 
 def test_the_analysis_answer_names_the_best_bet_by_knowledge(site: Site, deal2: int) -> None:
-    named = {m["event"]: m for p in site.report["report"] for m in p["named"]}
+    # The best bet of every decision the review names: a mistake, or bad luck (the move
+    # was the best bet, yet lost in hindsight), as ``replay_marks.marks_of`` reads them.
+    named = {m["event"]: m for p in site.report["report"]
+             for m in (*p["named"], *p["unlucky"])}
     with httpx.Client(base_url=site.url, timeout=120) as c:
         whole = c.get(f"/api/matches/{site.reviewed}/analysis", params={"deal": deal2}).json()
         for d in whole["decisions"]:
