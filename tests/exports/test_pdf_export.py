@@ -151,16 +151,17 @@ def test_arabic_names_read_in_logical_order() -> None:
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
 def test_arabic_name_inside_a_line_keeps_its_place(tmp_path: Path) -> None:
-    # "0: <name>, 1: <name>": the name is isolated so that the seat numbers and commas
-    # around it stay where they belong. pdftotext applies the bidi algorithm when it
-    # extracts, so what it reads is the line as a reader sees it.
+    # "seat 1: <name>, seat 2: <name>" (seats counted from 1, issue 34): the name is
+    # isolated so that the seat numbers and commas around it stay where they belong.
+    # pdftotext applies the bidi algorithm when it extracts, so what it reads is the line
+    # as a reader sees it.
     sheet, _, seats = arabic_sheet()
     pdf = tmp_path / "sheet.pdf"
     pdf.write_bytes(pdf_bytes([sheet]))
     out = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
                          capture_output=True, text=True, timeout=60).stdout
     text = plain(out)
-    assert f"0: {ALI}, 1: {LAYLA}, 2: {seats[2]}, 3: {seats[3]}" in text
+    assert f"seat 1: {ALI}, seat 2: {LAYLA}, seat 3: {seats[2]}, seat 4: {seats[3]}" in text
 
 
 def test_arabic_name_is_shaped_with_joined_letters() -> None:
