@@ -101,7 +101,8 @@ class Menu:
 
 
 def _name(seats: Sequence[str], seat: int) -> str | Phrase:
-    return seat_named(seat, seats[seat] if 0 <= seat < len(seats) else None)
+    # A button names the player alone (the panel's heading says the seat's number too).
+    return seats[seat] if 0 <= seat < len(seats) else seat_named(seat)
 
 
 def _numbers(st: State) -> str | Phrase:
