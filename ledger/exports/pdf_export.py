@@ -262,7 +262,7 @@ def _sheet(pdf: _SheetPDF, sheet: ScoreSheet) -> None:
     for f in errors[:MAX_FINDINGS]:
         at = lang.say("match") if f.event is None else lang.say("event {event}", event=f.event)
         _line(pdf, lang.say("{at} [{code}] {message}", at=at, code=f.code,
-                            message=lang.finding(f)), size=8.5, height=4.5)
+                            message=lang.finding(f, seats=sheet.players)), size=8.5, height=4.5)
     if len(errors) > MAX_FINDINGS:
         _line(pdf, lang.say_n("… and {count} more errors", "… and {count} more errors",
                               len(errors) - MAX_FINDINGS), size=8.5, height=4.5)

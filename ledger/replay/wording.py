@@ -42,7 +42,8 @@ def side_name(match: ReplayMatch, side: int) -> str | Phrase:
 def seat_name(match: ReplayMatch, seat: int | None) -> str | Phrase:
     if seat is None:
         return Phrase("nobody")
-    return seat_named(seat, match.seats[seat] if 0 <= seat < len(match.seats) else None)
+    # The lines name the player (the table shows his seat); a seat without one: "seat 1".
+    return match.seats[seat] if 0 <= seat < len(match.seats) else seat_named(seat)
 
 
 def gain(points: int) -> str:
