@@ -92,4 +92,6 @@ def test_the_pdf_keeps_an_arabic_name_in_its_place(tmp_path: Path) -> None:
     # pdftotext marks the right-to-left runs it reads with embeddings and isolates
     plain = re.sub("[\u2066-\u2069\u202a-\u202e\u200e\u200f]", "", text)
     players = next(line for line in plain.splitlines() if line.startswith("Players"))
-    assert players.split(None, 1)[1].strip() == "0: Khalid, 1: علي, 2: Tariq, 3: نور"
+    # Seats counted from 1, as every sentence says them (issue 34).
+    assert players.split(None, 1)[1].strip() == \
+        "seat 1: Khalid, seat 2: علي, seat 3: Tariq, seat 4: نور"
