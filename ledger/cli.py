@@ -11,7 +11,7 @@ from ledger.analysis import cli as analysis_cli
 from ledger.analysis import cli_deals, cli_stats, cli_whatif
 from ledger.exports import cli as exports_cli
 from ledger.i18n import ENGLISH, Counted, Language, Phrase, add_lang_option, chosen_language
-from ledger.i18n.phrases import Worded
+from ledger.i18n.phrases import Worded, seat_named
 from ledger.jobs import cli as jobs_cli
 from ledger.store import cli as store_cli
 
@@ -32,6 +32,7 @@ UNREAD = frozenset({"bad-json", "line-too-long", "file-too-large", "empty-file"}
 
 
 def _summary(report: AuditReport, seats: Sequence[str], lang: Language = ENGLISH) -> str:
+    lang = lang.seated(seats)  # a finding names the seat's player: "Karim (seat 1)"
     where = report.path or ""
     if report.line is not None:
         where += f":{report.line}"
@@ -52,8 +53,8 @@ def _summary(report: AuditReport, seats: Sequence[str], lang: Language = ENGLISH
                           **counts)]
     if report.rules is not None:
         if report.winner is not None:
-            name = seats[report.winner] if report.winner < len(seats) else "?"
-            result = Phrase("winner seat {seat} ({name})", seat=report.winner, name=name)
+            name = seats[report.winner] if report.winner < len(seats) else None
+            result = Phrase("winner {name}", name=seat_named(report.winner, name))
         else:
             result = Phrase("no winner")
         state = Phrase("complete") if report.complete else Phrase("not complete")

@@ -26,7 +26,7 @@ from ledger.engine.board import fitting_ends, outcome_key
 from ledger.engine.moves import legal_moves
 from ledger.engine.state import CLOSED, END_NAMES, State
 from ledger.events import Dealt
-from ledger.i18n.phrases import Counted, Phrase, Said
+from ledger.i18n.phrases import Counted, Phrase, Said, seat_named
 from ledger.rules.base import HAND_SIZE, Rules
 from ledger.tiles import ALL_TILES, FULL_SET, Tile, tiles_of
 
@@ -101,7 +101,8 @@ class Menu:
 
 
 def _name(seats: Sequence[str], seat: int) -> str | Phrase:
-    return seats[seat] if 0 <= seat < len(seats) else Phrase("seat {seat}", seat=seat)
+    # A button names the player alone (the panel's heading says the seat's number too).
+    return seats[seat] if 0 <= seat < len(seats) else seat_named(seat)
 
 
 def _numbers(st: State) -> str | Phrase:

@@ -95,7 +95,9 @@ def test_faulty_match_exit_1_and_named() -> None:
     done = run(path)
     assert done.returncode == 1
     assert f"{path} match 0: FAULTY" in done.stdout
-    assert "error at event 13 [illegal-pass] seat 0 passed holding 2-0" in done.stdout
+    # The text names the seat's player, counted from 1; the JSON keeps "seat 0" (issue 34).
+    assert "error at event 13 [illegal-pass] \u2068علي\u2069 (seat 1) passed holding 2-0" \
+        in done.stdout
     data = reports(run("--json", path).stdout)
     assert data[0]["ok"] is False
     assert data[0]["findings"][0] == {
@@ -112,7 +114,7 @@ def test_strict_stops_at_first_error_naming_file_line_and_event(tmp_path: Path) 
     assert done.returncode == 1
     assert [r["match"] for r in reports(done.stdout)] == [0, 1]  # line 3 is not audited
     assert done.stderr.strip() == (
-        f"domino-ledger: stopped at {path}, line 2, event 13: seat 0 passed holding 2-0, which "
+        f"domino-ledger: stopped at {path}, line 2, event 13: seat 1 passed holding 2-0, which "
         "fits the left end (2) [illegal-pass]")
     lenient = run(path)
     assert lenient.returncode == 1

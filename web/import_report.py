@@ -69,7 +69,7 @@ def _reported(got: Imported, lang: Language) -> Reported:
     stored = tuple(Finding.from_dict(f) for f in got.findings)  # each with its phrase
     error = got.error
     if error is not None and stored and error == stored[0].message:
-        error = lang.finding(stored[0])
+        error = lang.finding(stored[0], seats=got.seats)
     return Reported(got, stored[:FINDINGS], max(0, len(stored) - FINDINGS), error,
                     is_unread(got))
 

@@ -16,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup, escape
 
 from ledger.glossary import table_name
+from ledger.i18n import seat_named
 from web.assets import STATIC_DIR as STATIC_DIR  # the static folder, as web.assets serves it
 from web.assets import asset_url, plotly_bundle
 from web.domino_svg import board_tile, defs, half, hand, svg_num
@@ -44,6 +45,7 @@ def _env() -> Environment:
     env.globals["plotly_bundle"] = plotly_bundle  # the name of the Plotly script served
     env.globals["table_name"] = table_name  # a table's name in a language (ledger.glossary)
     env.globals["match_title"] = match_title  # "Ali vs Omar" in a language
+    env.globals["seat_named"] = seat_named  # "Karim (seat 1)": lang.word(seat_named(i, name))
     env.globals["domino_defs"] = defs  # domino tiles in SVG (web.domino_svg): the pips,
     env.globals["board_tile"] = board_tile  # a tile on the table, a hand, a chip's half
     env.globals["domino_hand"] = hand

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ledger.i18n import ENGLISH, Language, Phrase, add_lang_option, chosen_language
-from ledger.i18n.phrases import Worded, clauses
+from ledger.i18n.phrases import Worded, clauses, seat_named
 
 if TYPE_CHECKING:
     from ledger.analysis.knowledge_review import KnowledgeDeal
@@ -273,7 +273,7 @@ def _deal_text(review: DealReview, rules: Rules, seats: Sequence[str],
         lines = ["  " + lang.say("deal {deal}: best play {best}, played {points}",
                                  deal=review.deal, best=best, points=points_text(review.result))]
     for d in review.decisions:
-        name = seats[d.seat] if d.seat < len(seats) else Phrase("seat {seat}", seat=d.seat)
+        name = seat_named(d.seat, seats[d.seat] if d.seat < len(seats) else None)
         text = lang.say("event {event}: {name} played {move} -> {outcome}", event=d.event,
                         name=name, move=move_phrase(d.played), outcome=points_text(d.outcome))
         if d.lost > 0:

@@ -91,7 +91,7 @@ def _one(record: Any, args: argparse.Namespace, lang: Language) -> int:
     head = (lang.say("every consistent deal: {count}", count=got.count) if got.exact else
             lang.say("{count} deals drawn uniformly (seed {seed})", count=len(got.deals),
                      seed=seed))
-    print(lang.say("deal {deal}, seat {seat} before event {step}", deal=args.deal,
+    print(lang.say("deal {deal}, {seat} before event {step}", deal=args.deal,
                    seat=args.seat, step=args.step) + ": " + head)
     seats = list(header.seats)
     for i, d in enumerate(got.deals, 1):

@@ -37,11 +37,13 @@ under both measures (``measures.Judged``): what the Analysis panel shows per mov
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ledger.i18n import ENGLISH, Language, Phrase
+from ledger.i18n import ENGLISH, Counted, Language, Phrase, seat_named
+from ledger.i18n import review_phrases as said
 from ledger.i18n.phrases import N_
 
 if TYPE_CHECKING:
@@ -116,15 +118,16 @@ def decision_text(d: KnowledgeDecision, lang: Language = ENGLISH) -> str:
     played = d.expected_of(d.played)
     exp = _num(played.expected if played is not None else None)
     said = severity(d.knowledge_lost)
+    over = Counted("{count} deal", "{count} deals", d.samples)
     if said is None:
-        return lang.say("by knowledge: expected {expected} over {samples} deals, lost "
-                        "{lost} ± {stderr}", expected=exp, samples=d.samples,
-                        lost=_num(d.knowledge_lost), stderr=_num(d.lost_stderr))
+        return lang.say("by knowledge: expected {expected} over {deals}, lost {lost} ± "
+                        "{stderr}", expected=exp, deals=over, lost=_num(d.knowledge_lost),
+                        stderr=_num(d.lost_stderr))
     tops = tuple(move_phrase(m) for m in d.best_moves())
-    return lang.say("by knowledge: expected {expected} over {samples} deals, lost {lost} "
-                    "± {stderr}: {severity} (best bet {moves})", expected=exp,
-                    samples=d.samples, lost=_num(d.knowledge_lost),
-                    stderr=_num(d.lost_stderr), severity=Phrase(_SEVERITY[said]), moves=tops)
+    return lang.say("by knowledge: expected {expected} over {deals}, lost {lost} ± "
+                    "{stderr}: {severity} (best bet {moves})", expected=exp, deals=over,
+                    lost=_num(d.knowledge_lost), stderr=_num(d.lost_stderr),
+                    severity=Phrase(_SEVERITY[said]), moves=tops)
 
 
 _SEVERITY = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"),
@@ -133,10 +136,6 @@ _SEVERITY = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"),
 
 def _num(x: float | None) -> str:
     return "?" if x is None else f"{x:.1f}"
-
-
-def _hindsight(x: int | None) -> str:
-    return "?" if x is None else str(x)
 
 
 @dataclass
@@ -153,6 +152,8 @@ class PlayerReport:
     luck: float = 0.0
     result: float = 0.0
     luck_deals: int = 0
+    luck_var: float = 0.0              # the luck's variance (its deals' errors squared)
+    luck_exact: bool = True            # every deal's luck counted every consistent deal
     mistakes: list[dict[str, Any]] = field(default_factory=list)   # errors of play
     not_reviewed: int = 0              # decisions not valued
     whys: list[Why | dict[str, Any]] = field(default_factory=list)  # why, each
@@ -168,11 +169,17 @@ class PlayerReport:
         mean = d["mean_knowledge_lost"]
         p.valued = 0 if mean is None else (round(p.lost / mean) if mean else p.decisions)
         p.luck, p.result = d["luck"], d["result"]
+        p.luck_var = d.get("luck_stderr", 0.0) ** 2
+        p.luck_exact = d.get("luck_exact", False)
         p.mistakes = list(d["named"])
         p.not_reviewed = d.get("not_reviewed", 0)
         p.whys = [{**w} for w in d.get("not_reviewed_why", ()) for _ in range(w["count"])]
         p.unlucky = list(d.get("unlucky", ()))
         return p
+
+    @property
+    def luck_stderr(self) -> float:
+        return math.sqrt(self.luck_var)
 
     @property
     def mean_lost(self) -> float | None:
@@ -186,7 +193,8 @@ class PlayerReport:
             "knowledge_lost": round(self.lost, 4),
             "mean_knowledge_lost": None if self.mean_lost is None else round(self.mean_lost, 4),
             "not_reviewed": self.not_reviewed, "not_reviewed_why": counted(self.whys),
-            "luck": round(self.luck, 4), "result": self.result,
+            "luck": round(self.luck, 4), "luck_stderr": round(self.luck_stderr, 4),
+            "luck_exact": self.luck_exact and self.luck_deals > 0, "result": self.result,
             "luck_adjusted": round(self.result - self.luck, 4),
             "named": self.mistakes, "bad_luck": len(self.unlucky), "unlucky": self.unlucky,
         }
@@ -226,6 +234,8 @@ def match_report(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDe
                 continue
             p = out[s.seat]
             p.luck += s.luck
+            p.luck_var += s.luck_stderr ** 2
+            p.luck_exact = p.luck_exact and s.luck_exact
             p.result += s.result
             p.luck_deals += 1
     return out
@@ -291,36 +301,40 @@ def report_text(reports: Sequence[PlayerReport], samples: int,
                              "per decision, stopping once its label is settled at 95%; "
                              "inaccuracy from {a}, mistake from {b}, blunder from {c} points "
                              "lost)", samples=samples, a=INACCURACY, b=MISTAKE, c=BLUNDER)]
+    lines += ["  " + lang.word(legend) for legend in said.luck_legend(samples)]
     for p in reports:
+        who = seat_named(p.seat, p.player)
+        counts = (said.decisions(p.decisions), said.forced_moves(p.forced),
+                  said.inaccuracies(p.counts["inaccuracy"]),
+                  said.mistakes(p.counts["mistake"]), said.blunders(p.counts["blunder"]))
+        exact = p.luck_exact and p.luck_deals > 0
         lines.append("    " + lang.say(
-            "{player}: {decisions} decisions, {forced} forced moves, {inaccuracies} "
-            "inaccuracies, {mistakes} mistakes, {blunders} blunders, mean loss {mean} per "
-            "decision, luck {luck}, result {result}, luck-adjusted {adjusted}",
-            player=p.player, decisions=p.decisions, forced=p.forced,
-            inaccuracies=p.counts["inaccuracy"], mistakes=p.counts["mistake"],
-            blunders=p.counts["blunder"], mean=_num(p.mean_lost), luck=_num(p.luck),
-            result=_num(p.result), adjusted=_num(p.result - p.luck)))
+            "{player}: {tally}, mean loss {mean} per decision, luck {luck}, result {total}, "
+            "luck-adjusted {adjusted}", player=who, tally=counts, mean=_num(p.mean_lost),
+            luck=said.luck_phrase(p.luck, p.luck_stderr, exact), total=_num(p.result),
+            adjusted=said.luck_phrase(p.result - p.luck, p.luck_stderr, exact)))
         for w in counted(p.whys):
-            lines.append("      " + lang.say("{count} decisions not reviewed: {why}",
-                                             count=w["count"], why=Why.of_dict(w).phrase()))
+            lines.append("      " + lang.word(said.not_reviewed(w["count"],
+                                                               Why.of_dict(w).phrase())))
         for m in sorted([*p.mistakes, *p.unlucky], key=lambda m: m["event"]):
-            lines.append("      " + lang.word(mistake_phrase(m)))
+            lines.append("      " + lang.word(mistake_phrase(m, who)))
     return "\n".join(lines)
 
 
-def mistake_phrase(m: Mapping[str, Any]) -> Phrase:
-    """A report's line for a named mistake (an error of play) or a bad-luck decision."""
+def mistake_phrase(m: Mapping[str, Any], who: object = "?") -> Phrase:
+    """A report's line for a named mistake (an error of play) or a bad-luck decision:
+    ``who`` (``seat_named``) played it; what it cost, ``review_phrases.cost_phrase``."""
+    from ledger.analysis.review import move_phrase
+
+    cost = said.cost_phrase(move_phrase(m["played"]), [move_phrase(b) for b in m["best"]],
+                            m["knowledge_lost"], m.get("hindsight_lost"))
     if m.get("kind", ERROR_OF_PLAY) == BAD_LUCK:
-        return Phrase("deal {deal}, event {event}: {kind}: the best bet by what the player "
-                      "knew (lost {lost}), lost {hindsight} in hindsight", deal=m["deal"],
-                      event=m["event"], kind=Phrase(KIND_LABELS[BAD_LUCK]),
-                      lost=_num(m["knowledge_lost"]),
-                      hindsight=_hindsight(m.get("hindsight_lost")))
-    return Phrase("deal {deal}, event {event}: {kind}: {severity}, lost {lost} (hindsight "
-                  "{hindsight})", deal=m["deal"], event=m["event"],
-                  kind=Phrase(KIND_LABELS[ERROR_OF_PLAY]),
-                  severity=Phrase(_SEVERITY[m["severity"]]), lost=_num(m["knowledge_lost"]),
-                  hindsight=_hindsight(m.get("hindsight_lost")))
+        return Phrase("deal {deal}, event {event}: {kind} for {player}, the best bet by what "
+                      "the player knew: {cost}", deal=m["deal"], event=m["event"],
+                      kind=Phrase(KIND_LABELS[BAD_LUCK]), player=who, cost=cost)
+    return Phrase("deal {deal}, event {event}: {kind} by {player}, {severity}: {cost}",
+                  deal=m["deal"], event=m["event"], kind=Phrase(KIND_LABELS[ERROR_OF_PLAY]),
+                  player=who, severity=Phrase(_SEVERITY[m["severity"]]), cost=cost)
 
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "REPORT_VERSION", "PlayerReport",

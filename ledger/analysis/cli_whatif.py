@@ -101,6 +101,7 @@ def cmd_whatif(args: argparse.Namespace) -> int:
 def compared(record: MatchRecord, w: WhatIf, lang: Language) -> str:
     """The two sheets as text: a heading, a row per deal, the final line, the stop."""
     a, b = w.original, w.other
+    lang = lang.seated(a.players)  # the stop's finding names the seat's player
     left_head = lang.say("as recorded ({table})", table=a.name_in(lang))
     right_head = lang.say("under {table}", table=b.name_in(lang))
     rows: list[tuple[str, str, str]] = [("", left_head, right_head)]

@@ -156,6 +156,8 @@ class Luck:
     event: int                        # the deal event, or the draw
     before: float
     after: float
+    stderr: float = 0.0               # of after - before (their samples are independent)
+    exact: bool = False               # both sides counted every consistent deal
 
     @property
     def luck(self) -> float:
@@ -178,8 +180,19 @@ class SeatLuck:
     def adjusted(self) -> float | None:
         return None if self.result is None else self.result - self.luck
 
+    @property
+    def luck_stderr(self) -> float:
+        """The luck's standard error: its events' errors, independent, added in squares."""
+        return math.sqrt(sum(e.stderr ** 2 for e in self.events))
+
+    @property
+    def luck_exact(self) -> bool:
+        """Every chance event valued over every consistent deal: no sampling error."""
+        return bool(self.events) and not self.unvalued and all(e.exact for e in self.events)
+
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "luck": _r(self.luck), "result": self.result,
+                "luck_stderr": _r(self.luck_stderr), "luck_exact": self.luck_exact,
                 "adjusted": None if self.adjusted is None else _r(self.adjusted),
                 "unvalued": self.unvalued,
                 "not_valued": [{"event": e, **why.to_dict()} for e, why in self.not_valued],
@@ -894,12 +907,24 @@ def _seat_luck(plan: _Plan, answers: Sequence[_Answer]) -> tuple[SeatLuck, ...]:
             continue
         before = [worth(rules, o, side) for o in vb]
         after = [worth(rules, o, side) for o in va]
-        per_seat[seat].append(Luck(event, sum(before) / len(before), sum(after) / len(after)))
+        exact = got_b.count is not None and got_a.count is not None
+        stderr = math.hypot(_stderr(before, got_b.count), _stderr(after, got_a.count))
+        per_seat[seat].append(Luck(event, sum(before) / len(before), sum(after) / len(after),
+                                   stderr, exact))
     return tuple(
         SeatLuck(s, tuple(per_seat[s]),
                  None if result is None else worth(rules, result, rules.side_of(s)),
                  len(unvalued[s]), tuple(unvalued[s]))
         for s in range(rules.seats))
+
+
+def _stderr(values: Sequence[float], count: int | None) -> float:
+    """The standard error of the mean of ``values`` (0 when they are every deal there is)."""
+    n = len(values)
+    if count is not None or n < 2:
+        return 0.0
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
 def _result(work: _Deal) -> tuple[int, ...] | None:

@@ -307,11 +307,11 @@ def _step(work: _Deal, before: State, ev: Played | Drew | Passed, index: int,
 # Three sentences, not one with the move's kind in it: a language may need other words
 # around a play than around a draw.
 _NOT_LEGAL = {
-    "play": N_("event {event}: seat {seat}'s play is not a legal move; the analysis of this "
+    "play": N_("event {event}: {seat}'s play is not a legal move; the analysis of this "
                "deal stops there"),
-    "draw": N_("event {event}: seat {seat}'s draw is not a legal move; the analysis of this "
+    "draw": N_("event {event}: {seat}'s draw is not a legal move; the analysis of this "
                "deal stops there"),
-    "pass": N_("event {event}: seat {seat}'s pass is not a legal move; the analysis of this "
+    "pass": N_("event {event}: {seat}'s pass is not a legal move; the analysis of this "
                "deal stops there"),
 }
 

@@ -21,7 +21,13 @@ from typing import Any
 from ledger.analysis.review import DealReview
 from ledger.engine.moves import Move
 from ledger.i18n import ENGLISH, Language, Phrase
-from ledger.i18n.phrases import Counted, clauses, phrase_from_json, phrase_to_json
+from ledger.i18n.phrases import (
+    Counted,
+    clauses,
+    phrase_from_json,
+    phrase_to_json,
+    seat_named,
+)
 from ledger.rules.base import Rules
 
 # Colour-blind-safe (Okabe-Ito), one per side, as the score race uses.
@@ -74,7 +80,7 @@ def swing_source(review: DealReview, rules: Rules, seats: Sequence[str]) -> dict
         return {"data": [], "layout": _layout(0, title)}
 
     def name(seat: int) -> Text:
-        return escape(seats[seat]) if seat < len(seats) else Phrase("seat {seat}", seat=seat)
+        return seat_named(seat, escape(seats[seat]) if seat < len(seats) else None)
 
     x = [0, *range(1, len(review.steps) + 1)]
     lines: list[Text] = [Phrase("Start of the deal"),
@@ -151,7 +157,7 @@ def _side_name(rules: Rules, seats: Sequence[str], side: int) -> Text:
         return escape(" & ".join(seats[s] for s in members))
     said: Text = ""
     for s in members:
-        one: Text = escape(seats[s]) if s < len(seats) else Phrase("seat {seat}", seat=s)
+        one: Text = escape(seats[s]) if s < len(seats) else seat_named(s)
         said = one if said == "" else Phrase("{a} and {b}", a=said, b=one)
     return said
 

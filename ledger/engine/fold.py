@@ -186,7 +186,7 @@ def _where(st: State, tile: Tile) -> Phrase:
         return Phrase("it already lies on the table")
     for s, h in enumerate(st.hands):
         if h & tile.bit:
-            return Phrase("it is in seat {seat}'s hand", seat=s)
+            return Phrase("it is in {seat}'s hand", seat=s)
     if st.stock is not None and tile in st.stock[st.stock_pos:]:
         return Phrase("it is still in the stock")
     return Phrase("it is not in that hand")
@@ -229,17 +229,17 @@ def _require_deal(st: State, ev: Played | Drew, ctx: _Ctx) -> None:
     seat, tile, deal = ev.seat, None if ev.tile is None else str(ev.tile), st.deal + 1
     if st.phase == "ended":
         raise ctx.fatal("after-match-end",
-                        "seat {seat} played {tile} after the match had ended" if played else
-                        "seat {seat} drew {tile} after the match had ended" if tile else
-                        "seat {seat} drew a tile after the match had ended", seat=seat, tile=tile)
+                        "{seat} played {tile} after the match had ended" if played else
+                        "{seat} drew {tile} after the match had ended" if tile else
+                        "{seat} drew a tile after the match had ended", seat=seat, tile=tile)
     if st.phase == "waiting":
-        raise ctx.fatal("no-deal", "seat {seat} played before any deal" if played else
-                        "seat {seat} drew before any deal", seat=seat)
+        raise ctx.fatal("no-deal", "{seat} played before any deal" if played else
+                        "{seat} drew before any deal", seat=seat)
     if st.phase == "over":
         raise ctx.fatal("deal-over",
-                        "seat {seat} played {tile} after deal {deal} had ended" if played else
-                        "seat {seat} drew {tile} after deal {deal} had ended" if tile else
-                        "seat {seat} drew a tile after deal {deal} had ended",
+                        "{seat} played {tile} after deal {deal} had ended" if played else
+                        "{seat} drew {tile} after deal {deal} had ended" if tile else
+                        "{seat} drew a tile after deal {deal} had ended",
                         seat=seat, tile=tile, deal=deal)
 
 
@@ -263,7 +263,7 @@ def _on_dealt(st: State, ev: Dealt, ctx: _Ctx) -> None:
             st.deal -= 1  # a redeal replaces the deal, it is not a new one
         else:
             ctx.error("deal-not-finished",
-                      "deal {deal} was still being played (seat {seat} to move) when a new "
+                      "deal {deal} was still being played ({seat} to move) when a new "
                       "deal started; it scores nothing", deal=st.deal + 1, seat=st.to_move)
     elif st.pending:
         score_deal(st, ctx.index, None, ctx.out, ctx.findings)
@@ -351,9 +351,9 @@ def _validate_deal(st: State, ev: Dealt, ctx: _Ctx) -> tuple[list[int], int]:
         if hand is None:
             continue
         if len(hand) != HAND_SIZE:
-            raise ctx.fatal("bad-deal", "seat {seat} is dealt {count} tiles, not {size}",
+            raise ctx.fatal("bad-deal", "{seat} is dealt {count} tiles, not {size}",
                             seat=s, count=len(hand), size=HAND_SIZE)
-        seat = Phrase("seat {seat}", seat=s)
+        seat = Phrase("{seat}", seat=s)
         for tile in hand:
             take(tile, seat)
     if ev.stock is not None:
@@ -415,12 +415,12 @@ def _take_from_hand(st: State, seat: int, tile: Tile, ctx: _Ctx) -> None:
         return
     if st.table & tile.bit:
         raise ctx.fatal("tile-already-played",
-                        "seat {seat} played {tile}, but {tile} already lies on the table",
+                        "{seat} played {tile}, but {tile} already lies on the table",
                         seat=seat, tile=str(tile))
     if st.hidden[seat] and not st.known_elsewhere() & tile.bit:
         st.hidden[seat] -= 1
         return
-    raise ctx.fatal("tile-not-in-hand", "seat {seat} played {tile}, which it does not hold: "
+    raise ctx.fatal("tile-not-in-hand", "{seat} played {tile}, which it does not hold: "
                     "{where}", seat=seat, tile=str(tile), where=_where(st, tile))
 
 
@@ -431,9 +431,9 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
     table = st.table
     if st.to_move is not None and seat != st.to_move:
         if table:
-            raise ctx.fatal("out-of-turn", "seat {seat} played {tile}, but it was seat "
+            raise ctx.fatal("out-of-turn", "{seat} played {tile}, but it was "
                             "{turn}'s turn", seat=seat, tile=str(tile), turn=st.to_move)
-        ctx.error("wrong-leader", "seat {seat} opened deal {deal}, but seat {leader} had to "
+        ctx.error("wrong-leader", "{seat} opened deal {deal}, but {leader} had to "
                   "lead it", seat=seat, deal=st.deal + 1, leader=st.to_move)
     if st.redeal_due:
         ctx.error("redeal-required", "deal {deal} had to be reshuffled: a hand was dealt "
@@ -450,9 +450,9 @@ def _on_played(st: State, ev: Played, ctx: _Ctx) -> None:
     if not table:  # the opening tile
         if st.must_open is not None and tile is not st.must_open:
             ctx.error("wrong-opening-tile",
-                      "seat {seat} opened with {tile}, but deal {deal} must open with {must}, "
+                      "{seat} opened with {tile}, but deal {deal} must open with {must}, "
                       "the highest double dealt" if st.must_open.is_double else
-                      "seat {seat} opened with {tile}, but deal {deal} must open with {must}, "
+                      "{seat} opened with {tile}, but deal {deal} must open with {must}, "
                       "the heaviest tile dealt",
                       seat=seat, tile=str(tile), deal=st.deal + 1, must=str(st.must_open))
         if ev.end is not None:
@@ -504,22 +504,22 @@ def _lay(st: State, ev: Played, ctx: _Ctx) -> None:
     tile = ev.tile
     fits = fitting_ends(st, tile)
     if not fits:
-        raise ctx.fatal("tile-does-not-fit", "seat {seat} played {tile}, which fits none of "
+        raise ctx.fatal("tile-does-not-fit", "{seat} played {tile}, which fits none of "
                         "the open ends: {ends}", seat=ev.seat, tile=str(tile),
                         ends=_open_ends(st))
     if ev.end is not None:
         end = END_NAMES.index(ev.end)
         if end not in fits:
             if st.ends[end] == CLOSED:
-                raise ctx.fatal("wrong-end", "seat {seat} played {tile} on the {side} end, "
+                raise ctx.fatal("wrong-end", "{seat} played {tile} on the {side} end, "
                                 "which is not open; it fits {fits}", seat=ev.seat,
                                 tile=str(tile), side=ev.end, fits=_fits(st, tile))
-            raise ctx.fatal("wrong-end", "seat {seat} played {tile} on {end}, where it does "
+            raise ctx.fatal("wrong-end", "{seat} played {tile} on {end}, where it does "
                             "not fit", seat=ev.seat, tile=str(tile), end=_end_pair(st, end))
     elif len(fits) == 1 or len({outcome_key(st, tile, i) for i in fits}) == 1:
         end = fits[0]
     else:
-        raise ctx.fatal("missing-end", "seat {seat} played {tile} without naming an end, and "
+        raise ctx.fatal("missing-end", "{seat} played {tile} without naming an end, and "
                         "it fits {fits} with different results", seat=ev.seat, tile=str(tile),
                         fits=_fits(st, tile))
     place(st, tile, end)
@@ -530,28 +530,28 @@ def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
         _require_deal(st, ev, ctx)
     seat = ev.seat
     if st.to_move is None or st.table == 0:
-        raise ctx.fatal("out-of-turn", "seat {seat} drew before deal {deal} was opened",
+        raise ctx.fatal("out-of-turn", "{seat} drew before deal {deal} was opened",
                         seat=seat, deal=st.deal + 1)
     if seat != st.to_move:
-        raise ctx.fatal("out-of-turn", "seat {seat} drew, but it was seat {turn}'s turn",
+        raise ctx.fatal("out-of-turn", "{seat} drew, but it was {turn}'s turn",
                         seat=seat, turn=st.to_move)
     rules = st.rules
     left = st.stock_left
     if not left or not rules.draws:  # (at a table without a stock nothing is ever left)
         if not rules.draws or rules.stock_size == 0:
-            raise ctx.fatal("no-stock", "seat {seat} drew, but this table has no stock to "
+            raise ctx.fatal("no-stock", "{seat} drew, but this table has no stock to "
                             "draw from: a seat that cannot play passes", seat=seat)
-        raise ctx.fatal("empty-stock", "seat {seat} drew from an empty stock", seat=seat)
+        raise ctx.fatal("empty-stock", "{seat} drew from an empty stock", seat=seat)
     ends = st.ends
     fits = FITS[ends[0]] | FITS[ends[1]] | FITS[ends[2]] | FITS[ends[3]]  # st.fit_mask()
     hands = st.hands
     if st.drawn is not None:
-        ctx.error("illegal-draw", "seat {seat} drew again instead of playing {tile}, which "
+        ctx.error("illegal-draw", "{seat} drew again instead of playing {tile}, which "
                   "fits {fits}", seat=seat, tile=str(st.drawn), fits=_fits(st, st.drawn))
     elif hands[seat] & fits:
         fit = _first_fit(st, seat)
         assert fit is not None
-        ctx.error("illegal-draw", "seat {seat} drew while holding {tile}, which fits {fits}",
+        ctx.error("illegal-draw", "{seat} drew while holding {tile}, which fits {fits}",
                   seat=seat, tile=str(fit), fits=_fits(st, fit))
     tile = ev.tile
     stock = st.stock
@@ -560,12 +560,12 @@ def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
         if tile is None:
             tile = expected
         elif tile is not expected:
-            raise ctx.fatal("wrong-draw", "seat {seat} drew {tile}, but the next tile of the "
+            raise ctx.fatal("wrong-draw", "{seat} drew {tile}, but the next tile of the "
                             "stock is {expected}", seat=seat, tile=str(tile),
                             expected=str(expected))
         st.stock_pos += 1
     elif tile is not None and st.known_elsewhere() & tile.bit:
-        raise ctx.fatal("wrong-draw", "seat {seat} drew {tile}, which is not in the stock: "
+        raise ctx.fatal("wrong-draw", "{seat} drew {tile}, which is not in the stock: "
                         "{where}", seat=seat, tile=str(tile), where=_where(st, tile))
     st.stock_left = left - 1
     if tile is None:
@@ -582,34 +582,34 @@ def _on_drew(st: State, ev: Drew, ctx: _Ctx) -> None:
 def _on_passed(st: State, ev: Passed, ctx: _Ctx) -> None:
     seat = ev.seat
     if st.phase == "waiting":
-        raise ctx.fatal("no-deal", "seat {seat} passed before any deal", seat=seat)
+        raise ctx.fatal("no-deal", "{seat} passed before any deal", seat=seat)
     if st.phase in ("over", "ended"):
         if st.over == "block" and st.block_next is not None:
             if seat == st.block_next:
                 st.block_next = st.rules.next_seat(seat)
             else:
-                ctx.error("pass-out-of-order", "seat {seat} passed after the block, but the "
-                          "next seat in turn was seat {next}", seat=seat, next=st.block_next)
+                ctx.error("pass-out-of-order", "{seat} passed after the block, but the "
+                          "next seat in turn was {next}", seat=seat, next=st.block_next)
         else:
-            ctx.error("after-deal-end", "seat {seat} passed after deal {deal} had ended",
+            ctx.error("after-deal-end", "{seat} passed after deal {deal} had ended",
                       seat=seat, deal=st.deal + 1)
         return
     if st.to_move is not None and seat != st.to_move:
-        raise ctx.fatal("out-of-turn", "seat {seat} passed, but it was seat {turn}'s turn",
+        raise ctx.fatal("out-of-turn", "{seat} passed, but it was {turn}'s turn",
                         seat=seat, turn=st.to_move)
     if st.table == 0:
-        ctx.error("illegal-pass", "seat {seat} passed instead of opening deal {deal}",
+        ctx.error("illegal-pass", "{seat} passed instead of opening deal {deal}",
                   seat=seat, deal=st.deal + 1)
     elif st.drawn is not None:
-        ctx.error("illegal-pass", "seat {seat} passed instead of playing {tile}, just drawn, "
+        ctx.error("illegal-pass", "{seat} passed instead of playing {tile}, just drawn, "
                   "which fits {fits}", seat=seat, tile=str(st.drawn), fits=_fits(st, st.drawn))
     else:
         fit = _first_fit(st, seat)
         if fit is not None:
-            ctx.error("illegal-pass", "seat {seat} passed holding {tile}, which fits {fits}",
+            ctx.error("illegal-pass", "{seat} passed holding {tile}, which fits {fits}",
                       seat=seat, tile=str(fit), fits=_fits(st, fit))
         elif _can_draw(st):
-            ctx.error("illegal-pass", "seat {seat} passed, but {left} were left in the stock "
+            ctx.error("illegal-pass", "{seat} passed, but {left} were left in the stock "
                       "to draw", seat=seat,
                       left=Counted("{count} tiles", "{count} tiles", st.stock_left))
     st.passes += 1
@@ -625,7 +625,7 @@ def _on_block(st: State, ev: BlockClaimed, ctx: _Ctx) -> None:
     if st.over == "block":
         return
     if st.over == "out":
-        ctx.error("false-block", "the record claims a block, but deal {deal} ended with seat "
+        ctx.error("false-block", "the record claims a block, but deal {deal} ended with "
                   "{seat} going out", deal=st.deal + 1, seat=st.last_player)
     elif st.phase == "playing":
         ctx.error("false-block", "the record claims a block, but {reason}",
@@ -639,7 +639,7 @@ def _why_not_blocked(st: State) -> Phrase:
     for s in range(st.rules.seats):
         fit = _first_fit(st, s)
         if fit is not None:
-            return Phrase("seat {seat} can still play {tile} on {fits}", seat=s, tile=str(fit),
+            return Phrase("{seat} can still play {tile} on {fits}", seat=s, tile=str(fit),
                           fits=_fits(st, fit))
     if st.table == 0:
         return Phrase("no tile has been played yet")
@@ -661,7 +661,7 @@ def _on_revealed(st: State, ev: HandsRevealed, ctx: _Ctx) -> None:
             continue
         shown = mask_of(hand)
         if hands[s] & ~shown or len(hand) != hands[s].bit_count() + hidden[s] or shown & table:
-            ctx.error("reveal-mismatch", "seat {seat} shows {shown}, but the plays leave it "
+            ctx.error("reveal-mismatch", "{seat} shows {shown}, but the plays leave it "
                       "{left}", seat=s, shown=_tiles_param(hand), left=_hand_phrase(st, s))
             continue
         hands[s] = shown
@@ -709,11 +709,11 @@ def _result_phrase(result: str, winner: int | None, points: int | None) -> Phras
     if winner is None:
         return Phrase("in a {result} with no winner", result=result)
     if result == "out":
-        return Phrase("with seat {seat} winning by going out", seat=winner) if points is None \
-            else Phrase("with seat {seat} winning by going out scoring {points}", seat=winner,
+        return Phrase("with {seat} winning by going out", seat=winner) if points is None \
+            else Phrase("with {seat} winning by going out scoring {points}", seat=winner,
                         points=points)
-    return Phrase("with seat {seat} winning by a block", seat=winner) if points is None \
-        else Phrase("with seat {seat} winning by a block scoring {points}", seat=winner,
+    return Phrase("with {seat} winning by a block", seat=winner) if points is None \
+        else Phrase("with {seat} winning by a block scoring {points}", seat=winner,
                     points=points)
 
 
@@ -730,7 +730,7 @@ def _close_pending(st: State, ctx: _Ctx) -> bool:
 
 def _on_resigned(st: State, ev: Resigned, ctx: _Ctx) -> None:
     if _close_pending(st, ctx) or st.phase == "ended":
-        ctx.error("after-match-end", "seat {seat} resigned after the match had ended",
+        ctx.error("after-match-end", "{seat} resigned after the match had ended",
                   seat=ev.seat)
         return
     side = resign_winner(st.rules, st.scores, ev.seat)
@@ -779,7 +779,7 @@ def _on_match_end(st: State, ev: MatchEndClaimed, ctx: _Ctx) -> None:
 
 
 def _winner_phrase(seat: int | None) -> Phrase:
-    return Phrase("no winner") if seat is None else Phrase("seat {seat} winning", seat=seat)
+    return Phrase("no winner") if seat is None else Phrase("{seat} winning", seat=seat)
 
 
 _HANDLERS: dict[type, Callable[[State, Any, _Ctx], None]] = {

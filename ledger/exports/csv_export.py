@@ -3,7 +3,9 @@
 Written for spreadsheet programs: UTF-8 with a byte order mark (so that Arabic
 and accented names open intact), CRLF line ends, fixed columns whatever the
 table (four side slots, the most a table has), and text cells that a
-spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) kept as text.
+spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) kept as text. Seats
+(``led_by_seat``, ``winner_seat``, ``match_winner_seat``) count from 1, as people say
+them; match files and the JSON export count from 0.
 """
 
 from __future__ import annotations
@@ -46,6 +48,11 @@ def _cell(value: Cell) -> str | int:
     return value if isinstance(value, int) else _text(value)
 
 
+def _seat(index: int | None) -> int | None:
+    """A seat as a spreadsheet's reader counts it, from 1 (match files and JSON: from 0)."""
+    return None if index is None else index + 1
+
+
 def sheet_rows(sheet: ScoreSheet, lang: Language = ENGLISH) -> list[list[str | int]]:
     """The CSV rows of one sheet (no header row); a match without deals gets one row.
 
@@ -62,7 +69,7 @@ def sheet_rows(sheet: ScoreSheet, lang: Language = ENGLISH) -> list[list[str | i
         "; ".join(sheet.players), sheet.started_at, sheet.source_label, sheet.audit.text(lang),
         sheet.audit.errors, sheet.audit.warnings,
     ]
-    tail: list[Cell] = [sheet.winner, sheet.winner_name, sheet.end_text(lang)]
+    tail: list[Cell] = [_seat(sheet.winner), sheet.winner_name, sheet.end_text(lang)]
     tail += [sheet.scores[i] if i < len(sheet.scores) else None for i in range(MAX_SIDES)]
     deals: list[DealRow | None] = list(sheet.deals) or [None]
     rows = []
@@ -71,8 +78,8 @@ def sheet_rows(sheet: ScoreSheet, lang: Language = ENGLISH) -> list[list[str | i
         if d is None:
             middle = [None] * len(DEAL_COLUMNS)
         else:
-            middle = [d.deal, d.leader, d.leader_name, d.result, d.winner, d.winner_name,
-                      d.points]
+            middle = [d.deal, _seat(d.leader), d.leader_name, d.result, _seat(d.winner),
+                      d.winner_name, d.points]
         for i in range(MAX_SIDES):
             if i < len(sheet.sides) and d is not None:
                 middle += [sheet.sides[i].name, d.fives[i] if sheet.fives else None,

@@ -18,7 +18,7 @@ def _sheet_dict(sheet: ScoreSheet, lang: Language) -> dict[str, object]:
     if lang.code != ENGLISH.code:
         audit = dict(out["audit"])
         audit["status"] = sheet.audit.text(lang)
-        audit["findings"] = [{**d, "message": lang.finding(f)}
+        audit["findings"] = [{**d, "message": lang.finding(f, seats=sheet.players)}
                              for d, f in zip(audit["findings"], sheet.audit.findings,
                                              strict=True)]
         out["audit"] = audit

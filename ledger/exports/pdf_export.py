@@ -172,7 +172,8 @@ def _audit(pdf: Document, sheet: ScoreSheet) -> None:
     for f in errors[:MAX_FINDINGS]:
         at = lang.say("match") if f.event is None else lang.say("event {event}", event=f.event)
         _line(pdf, lang.say("{at} [{code}] {message}", at=Worded(at),
-                            code=code_word(lang, f.code), message=lang.finding(f)),
+                            code=code_word(lang, f.code),
+                            message=lang.finding(f, seats=sheet.players)),
               size=8.5, height=4.5)
     if len(errors) > MAX_FINDINGS:
         _line(pdf, lang.say_n("… and {count} more errors", "… and {count} more errors",

@@ -14,7 +14,7 @@ from ledger.analysis.measures import BAD_LUCK, ERROR_OF_PLAY, KIND_LABELS
 from ledger.analysis.unreviewed import Why
 from ledger.exports.pdf_page import FAMILY
 from ledger.exports.pdf_table import Cell, Style, table
-from ledger.i18n import Phrase
+from ledger.i18n import Phrase, review_phrases, seat_named
 from ledger.i18n.phrases import N_
 
 if TYPE_CHECKING:
@@ -29,8 +29,9 @@ def _num(x: float | None) -> str:
     return "–" if x is None else f"{x:.1f}"
 
 
-def _hindsight(x: int | None) -> str:
-    return "?" if x is None else str(x)
+def _luck(p: Mapping[str, Any], value: float | None) -> Phrase:
+    """A luck value with its standard error, or "(exact)" (review_phrases.luck_phrase)."""
+    return review_phrases.luck_phrase(value, p.get("luck_stderr"), bool(p.get("luck_exact")))
 
 
 Line = Callable[..., None]            # pdf_export._line: a paragraph of the sheet
@@ -47,17 +48,18 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
     lang = pdf.words
     pdf.add_page()
     _line(pdf, lang.say("Review by what the player knew"), size=15, bold=True, height=7.5)
-    _line(pdf, lang.say("{samples} deals sampled per decision; lower loss is better",
-                        samples=report["samples"]), size=9, grey=True)
+    _line(pdf, lang.say("{sampled}; lower loss is better",
+                        sampled=review_phrases.sampled(report["samples"])), size=9, grey=True)
     for w in report.get("not_reviewed_why", ()):
-        _line(pdf, lang.say("{count} decisions not reviewed: {why} (counted, never valued).",
-                            count=w["count"], why=Why.of_dict(w).phrase()), size=9, grey=True)
+        _line(pdf, lang.say("{said} (counted, never valued).", said=review_phrases.not_reviewed(
+            w["count"], Why.of_dict(w).phrase())), size=9, grey=True)
     pdf.ln(2)
     heads = [lang.say("Player"), lang.say("Decisions"), lang.say("Forced"),
              lang.say("Inaccuracies"), lang.say("Mistakes"), lang.say("Blunders"),
              lang.say("Mean loss"), lang.say("Luck"), lang.say("Result"),
              lang.say("Luck-adjusted")]
-    rows = [heads] + [[shortened(p["player"], 24), str(p["decisions"]), str(p["forced"]),
+    rows = [heads] + [[lang.word(seat_named(p["seat"], shortened(p["player"], 20))),
+                       str(p["decisions"]), str(p["forced"]),
                        str(p["inaccuracies"]), str(p["mistakes"]), str(p["blunders"]),
                        _num(p["mean_knowledge_lost"]), _num(p["luck"]), _num(p["result"]),
                        _num(p["luck_adjusted"])] for p in report["report"]]
@@ -70,6 +72,13 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
     _line(pdf, lang.say("Points lost by what the player knew: an inaccuracy from {a}, a "
                         "mistake from {b}, a blunder from {c}.", a=f"{t['inaccuracy']:g}",
                         b=f"{t['mistake']:g}", c=f"{t['blunder']:g}"), size=9)
+    for legend in review_phrases.luck_legend(report["samples"]):
+        _line(pdf, lang.word(legend), size=9)
+    for p in report["report"]:  # each luck with its standard error, beside the table's
+        _line(pdf, lang.say("{player}: luck {luck}, result {total}, luck-adjusted {adjusted}",
+                            player=seat_named(p["seat"], shortened(p["player"], 24)),
+                            luck=_luck(p, p["luck"]), total=_num(p["result"]),
+                            adjusted=_luck(p, p["luck_adjusted"])), size=9)
     _line(pdf, lang.say("Error of play: the best move by what the player knew was another. "
                         "Bad luck: the move was the best bet by what the player knew; only "
                         "the hidden hands made it lose (in hindsight)."), size=9)
@@ -81,26 +90,25 @@ def _mistakes(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line) -> None:
     from ledger.analysis.review import move_phrase
 
     lang = pdf.words
-    named = sorted(((m, p["player"]) for p in report["report"]
+    named = sorted(((m, p["seat"], p["player"]) for p in report["report"]
                     for m in [*p["named"], *p.get("unlucky", ())]),
                    key=lambda mp: mp[0]["event"])
     if not named:
         _line(pdf, lang.say("No move lost {a} points or more by what its player knew.",
                             a=f"{report['thresholds']['inaccuracy']:g}"), size=9, grey=True)
         return
-    for m, player in named[:MAX_MISTAKES]:
-        best = lang.join([lang.word(move_phrase(b)) for b in m["best"]])
+    for m, seat, player in named[:MAX_MISTAKES]:
         kind = m.get("kind") or ERROR_OF_PLAY
         said = Phrase(KIND_LABELS[kind]) if kind == BAD_LUCK else Phrase(
             "{kind}, {severity}", kind=Phrase(KIND_LABELS[kind]),
             severity=Phrase(_SEVERITY[m["severity"]]))
-        _line(pdf, lang.say("step {step}, deal {deal}: {severity}: {player} played {played}; "
-                            "best bet {best}; lost {lost} (hindsight {hindsight})",
-                            hindsight=_hindsight(m.get("hindsight_lost")), step=m["event"] + 1,
-                            deal=m["deal"] + 1, severity=said,
-                            player=shortened(player, 24), played=lang.word(
-                                move_phrase(m["played"])), best=best,
-                            lost=_num(m["knowledge_lost"])), size=8.5, height=4.5)
+        cost = review_phrases.cost_phrase(
+            move_phrase(m["played"]), [move_phrase(b) for b in m["best"]],
+            m["knowledge_lost"], m.get("hindsight_lost"))
+        _line(pdf, lang.say("step {step}, deal {deal}: {severity}: {player}: {cost}",
+                            step=m["event"] + 1, deal=m["deal"] + 1, severity=said,
+                            player=seat_named(seat, shortened(player, 24)), cost=cost),
+              size=8.5, height=4.5)
     if len(named) > MAX_MISTAKES:
         _line(pdf, lang.say("More on the match page: {count}", count=len(named) - MAX_MISTAKES),
               size=8.5, height=4.5)

@@ -56,16 +56,16 @@ class HiddenHand:
         pool = tuple(str(t) for t in self.candidates)
         params = {"seat": self.seat, "unknown": self.unknown, "size": HAND_SIZE}
         if known and pool:
-            return Phrase("seat {seat}'s starting hand stays partly unknown: {unknown} of {size} "
+            return Phrase("{seat}'s starting hand stays partly unknown: {unknown} of {size} "
                           "tiles unseen (known: {known}); the unseen ones are among {pool}",
                           known=known, pool=pool, **params)
         if known:
-            return Phrase("seat {seat}'s starting hand stays partly unknown: {unknown} of {size} "
+            return Phrase("{seat}'s starting hand stays partly unknown: {unknown} of {size} "
                           "tiles unseen (known: {known})", known=known, **params)
         if pool:
-            return Phrase("seat {seat}'s starting hand stays partly unknown: {unknown} of {size} "
+            return Phrase("{seat}'s starting hand stays partly unknown: {unknown} of {size} "
                           "tiles unseen; the unseen ones are among {pool}", pool=pool, **params)
-        return Phrase("seat {seat}'s starting hand stays partly unknown: {unknown} of {size} "
+        return Phrase("{seat}'s starting hand stays partly unknown: {unknown} of {size} "
                       "tiles unseen", **params)
 
 

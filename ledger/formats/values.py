@@ -42,11 +42,11 @@ def _char(found: re.Match[str]) -> str:
 
 def check_name(seat: int, name: str) -> None:
     if len(name) > MAX_NAME:
-        raise BadValue("the name of seat {seat} is {length} characters long; a name has at "
+        raise BadValue("the name of {seat} is {length} characters long; a name has at "
                        "most {limit}", seat=seat, length=len(name), limit=MAX_NAME)
     found = _NOT_IN_NAMES.search(name)
     if found is not None:
-        raise BadValue("the name of seat {seat} holds the control character {char}, which a "
+        raise BadValue("the name of {seat} holds the control character {char}, which a "
                        "name may not hold", seat=seat, char=_char(found))
 
 

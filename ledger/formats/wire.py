@@ -144,8 +144,8 @@ def _seat(obj: Mapping[str, Any], seats: int, key: str = "seat") -> int:
         raise ParseError("bad-event", "{key} must be a seat number, not {value}", key=key,
                          value=repr(value))
     if not 0 <= value < seats:
-        raise ParseError("bad-seat", "seat {seat} does not exist: the seats are 0 to {last}",
-                         seat=value, last=seats - 1)
+        raise ParseError("bad-seat", "seat {index} does not exist: the seats are 0 to {last}",
+                         index=value, last=seats - 1)
     return value
 
 
@@ -182,9 +182,9 @@ def _hands(value: object, what: str) -> tuple[tuple[Tile, ...] | None, ...]:
             try:  # exact notations (what ``_tiles`` tries first); _exact, inlined
                 keep(itemgetter(*hand)(TILE_BY_TEXT) if len(hand) > 1 else _exact(hand))
             except (KeyError, TypeError):  # the words of an error are built only here
-                keep(_tiles(hand, Phrase("{key} of seat {seat}", key=what, seat=s)))
+                keep(_tiles(hand, Phrase("{key} of {seat}", key=what, seat=s)))
         else:
-            raise ParseError("bad-event", "{key} of seat {seat} must be a list of tiles or null",
+            raise ParseError("bad-event", "{key} of {seat} must be a list of tiles or null",
                              key=what, seat=s)
     return tuple(hands)
 

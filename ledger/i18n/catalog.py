@@ -11,7 +11,7 @@ import gettext
 import io
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -121,6 +121,12 @@ class Language:
     code: str
     rtl: bool
     translations: gettext.NullTranslations
+    # The players' names by seat: a seat in a sentence is "Karim (seat 1)" (issue 34).
+    seats: tuple[str, ...] = ()
+
+    def seated(self, names: Sequence[str] | None) -> Language:
+        """This language naming each seat's player (``names`` by 0-based seat)."""
+        return replace(self, seats=tuple(names or ()))
 
     @property
     def name(self) -> str:
@@ -133,27 +139,33 @@ class Language:
 
     def say(self, template: str, /, **params: object) -> str:
         """A sentence of the catalogs in this language (tiles and numbers isolated in RTL)."""
-        return render(template, params, self.translations, self.rtl)
+        return render(template, params, self.translations, self.rtl, seats=self.seats)
 
     def say_n(self, singular: str, plural: str, count: int, /, **params: object) -> str:
         """A counted sentence ("{count} error(s)"): the plural form the language needs."""
-        return render(singular, {"count": count, **params}, self.translations, self.rtl, plural)
+        return render(singular, {"count": count, **params}, self.translations, self.rtl,
+                      plural, self.seats)
 
     def join(self, items: Sequence[object]) -> str:
         """Phrases, numbers or text as a list ("a, b, c"; in Arabic with its comma)."""
-        return join(items, self.translations, self.rtl)
+        return join(items, self.translations, self.rtl, self.seats)
 
     def word(self, phrase: Phrase) -> str:
-        return render(phrase.template, phrase.params, self.translations, self.rtl, phrase.plural)
+        return render(phrase.template, phrase.params, self.translations, self.rtl,
+                      phrase.plural, self.seats)
 
     def isolate(self, text: str) -> str:
         """Verbatim text (a name, a path) set apart from the sentence around it in RTL."""
         return f"{FSI}{text}{PDI}" if self.rtl and text else text
 
-    def finding(self, finding: Finding, *, bare: bool = False) -> str:
+    def finding(self, finding: Finding, *, bare: bool = False,
+                seats: Sequence[str] | None = None) -> str:
         """A finding's sentence in this language; ``bare`` leaves out the "event N: " that
-        the reader puts first (a line that names the event already). A finding without a
-        template (a bare message read back from storage) stays as it was written."""
+        the reader puts first (a line that names the event already); ``seats``: the
+        players' names, each seat said "Karim (seat 1)". A finding without a template (a
+        bare message read back from storage) stays as it was written."""
+        if seats is not None and tuple(seats) != self.seats:
+            return self.seated(seats).finding(finding, bare=bare)
         if not finding.template:
             message = finding.message
             prefix = f"event {finding.event}: "
@@ -163,7 +175,8 @@ class Language:
             reason = finding.params.get("reason")
             if isinstance(reason, Phrase):
                 return self.word(reason)
-        return render(finding.template, finding.params, self.translations, self.rtl)
+        return render(finding.template, finding.params, self.translations, self.rtl,
+                      seats=self.seats)
 
 
 @cache

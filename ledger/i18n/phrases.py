@@ -125,6 +125,16 @@ _AND_LISTS = frozenset({"fits"})  # "the left end (3) and the right end (3)"
 _SERIES = frozenset({"ends"})  # "a, b and c"
 _OR_LISTS = frozenset({"counts"})  # "2 or 4"
 
+# Parameters that hold a seat's 0-based index (as match files and JSON count): a sentence
+# says them as people do, "Karim (seat 1)" (``seat_named``), and only the English message
+# a report keeps (``english``: the audit's JSON) says "seat 0" as it always has.
+SEAT_PARAMS = frozenset({"seat", "turn", "leader", "next"})
+# Templates written before the seat was its own phrase ("seat {seat} played {tile}", kept
+# in stored findings and analyses) read as their current msgid ("{seat} played {tile}").
+_SEAT_WORDS = re.compile(r"seat \{(seat|turn|leader|next)\}")
+_SEATED: dict[str, str] = {}
+Seats = Sequence[str] | None  # the players' names by seat; None: the report's English
+
 _FORMATTER = Formatter()
 _PARSED: dict[str, list[tuple[str, str | None]]] = {}
 
@@ -138,9 +148,22 @@ def _parse(template: str) -> list[tuple[str, str | None]]:
     return parsed
 
 
+def seated_template(template: str) -> str:
+    """The current msgid of ``template``: "seat {seat}" written out before is "{seat}"."""
+    got = _SEATED.get(template)
+    if got is None:
+        got = _SEAT_WORDS.sub(r"{\1}", template) if "seat {" in template else template
+        if len(_SEATED) < 4096:
+            _SEATED[template] = got
+    return got
+
+
 def render(template: str, params: Mapping[str, object], tr: Translator = IDENTITY,
-           rtl: bool = False, plural: str | None = None) -> str:
-    """The sentence in the language of ``tr``: its template translated, parameters filled."""
+           rtl: bool = False, plural: str | None = None, seats: Seats = ()) -> str:
+    """The sentence in the language of ``tr``: its template translated, parameters filled;
+    a seat named with its player's name in ``seats`` and counted from 1 (``seats`` None:
+    "seat 0", the English message of a report)."""
+    template = seated_template(template)
     if plural is not None:
         count = params.get("count")
         text = tr.ngettext(template, plural, count if isinstance(count, int) else 0)
@@ -152,23 +175,31 @@ def render(template: str, params: Mapping[str, object], tr: Translator = IDENTIT
     for literal, name in _parse(text):
         out.append(literal)
         if name is not None:
-            out.append(_value(name, params.get(name, ""), tr, rtl))
+            out.append(_value(name, params.get(name, ""), tr, rtl, seats))
     return "".join(out)
 
 
 def english(template: str, params: Mapping[str, object], plural: str | None = None) -> str:
-    return render(template, params, IDENTITY, False, plural)
+    """The English message a report keeps (JSON, the hash-chained findings): seats as
+    "seat 0", as the match file counts them."""
+    return render(template, params, IDENTITY, False, plural, None)
 
 
-def word(phrase: Phrase, tr: Translator = IDENTITY, rtl: bool = False) -> str:
-    return render(phrase.template, phrase.params, tr, rtl, phrase.plural)
+def word(phrase: Phrase, tr: Translator = IDENTITY, rtl: bool = False,
+         seats: Seats = ()) -> str:
+    return render(phrase.template, phrase.params, tr, rtl, phrase.plural, seats)
 
 
-def _value(name: str, value: object, tr: Translator, rtl: bool) -> str:
+def _value(name: str, value: object, tr: Translator, rtl: bool, seats: Seats = ()) -> str:
     if type(value) is Worded:
         return value
     if isinstance(value, Phrase):
-        return word(value, tr, rtl)
+        return word(value, tr, rtl, seats)
+    if name in SEAT_PARAMS and type(value) is int:
+        if seats is None:
+            return f"seat {value}"
+        return word(seat_named(value, seats[value] if 0 <= value < len(seats) else None),
+                    tr, rtl, seats)
     if name == "side":  # an end's name: left, right, up, down
         return tr.pgettext("end", str(value))
     if name == "result":  # how a deal ended: out, block, tie
@@ -181,7 +212,7 @@ def _value(name: str, value: object, tr: Translator, rtl: bool) -> str:
         if (name in _AND_LISTS or name in _SERIES) and all(_is_end(v) for v in value):
             items = [_end(v, tr, rtl) for v in value]
             return _and_series(items, tr) if name in _SERIES else _and_chain(items, tr)
-        items = [_value("", v, tr, rtl) for v in value]
+        items = [_value("", v, tr, rtl, seats) for v in value]
         if name in _OR_LISTS:
             return _or_chain(items, tr)
         return tr.pgettext("list", ", ").join(items)
@@ -213,9 +244,10 @@ def clauses(phrases: Sequence[Phrase]) -> Phrase | None:
     return said
 
 
-def join(items: Sequence[object], tr: Translator = IDENTITY, rtl: bool = False) -> str:
+def join(items: Sequence[object], tr: Translator = IDENTITY, rtl: bool = False,
+         seats: Seats = ()) -> str:
     """Items (phrases, numbers, text) as a list: "a, b, c" in the reader's language."""
-    return _value("", tuple(items), tr, rtl)
+    return _value("", tuple(items), tr, rtl, seats)
 
 
 def _is_end(value: object) -> bool:

@@ -27,7 +27,7 @@ from ledger.events import (
     Resigned,
 )
 from ledger.findings import Finding
-from ledger.i18n.phrases import Phrase
+from ledger.i18n.phrases import Phrase, seat_named
 from ledger.replay.window import ReplayMatch
 from ledger.seatview import Sight, as_seen
 from ledger.tiles import Tile
@@ -42,8 +42,8 @@ def side_name(match: ReplayMatch, side: int) -> str | Phrase:
 def seat_name(match: ReplayMatch, seat: int | None) -> str | Phrase:
     if seat is None:
         return Phrase("nobody")
-    return match.seats[seat] if 0 <= seat < len(match.seats) else Phrase("seat {seat}",
-                                                                           seat=seat)
+    # The lines name the player (the table shows his seat); a seat without one: "seat 1".
+    return match.seats[seat] if 0 <= seat < len(match.seats) else seat_named(seat)
 
 
 def gain(points: int) -> str:

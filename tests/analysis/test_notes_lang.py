@@ -173,7 +173,8 @@ def test_a_move_that_is_not_legal(name: str, event: int, seat: int, kind: str,
     review = next(r for r in review_match(rules, record.events) if r.note)
     assert review.note == (f"event {event}: seat {seat}'s {kind} is not a legal move; the "
                            "analysis of this deal stops there")
-    assert arabic(review) == (f"الحدث {num(event)}: {verb} المقعد {num(seat)} ليس نقلة "
+    # The English note keeps the record's "seat 0"; a reader's sentence counts from 1.
+    assert arabic(review) == (f"الحدث {num(event)}: {verb} المقعد {num(seat + 1)} ليس نقلة "
                               "مسموحة؛ ويتوقف تحليل هذه التوزيعة عنده")
 
 
@@ -183,8 +184,8 @@ def test_an_event_the_rules_refuse() -> None:
     (review,) = [r for r in review_match(rules, record.events) if r.note]
     assert review.note == ("event 4: seat 0 played 2-1, which it does not hold: it is in "
                            "seat 1's hand; the analysis stops there")
-    assert arabic(review) == (f"الحدث {num(4)}: لعب المقعد {num(0)} الحجر \u20682-1\u2069 وهو "
-                              f"ليس معه: الحجر في يد المقعد {num(1)}؛ ويتوقف التحليل عنده")
+    assert arabic(review) == (f"الحدث {num(4)}: لعب المقعد {num(1)} الحجر \u20682-1\u2069 وهو "
+                              f"ليس معه: الحجر في يد المقعد {num(2)}؛ ويتوقف التحليل عنده")
 
 
 def test_a_record_that_stops_early() -> None:

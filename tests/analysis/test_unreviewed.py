@@ -132,8 +132,9 @@ def test_the_report_labels_each_mistake(capsys: pytest.CaptureFixture[str]) -> N
     assert {m["event"] for m in unlucky} == {e for e, k in judged.items() if k == BAD_LUCK}
     assert main(["analyse", str(ARAB_BLOCK), "--report", "--samples", "8"]) == 0
     text = capsys.readouterr().out
-    assert text.count(": error of play: ") == len(named)
-    assert text.count(": bad luck: the best bet by what the player knew") == len(unlucky)
+    assert text.count(": error of play by ") == len(named)
+    assert text.count(", the best bet by what the player knew: played ") == len(unlucky)
+    assert text.count(": bad luck for ") == len(unlucky)
     arabic = language("ar")
     said = arabic.word(mistake_phrase(unlucky[0]))
     assert "سوء حظ" in said and "bad luck" not in said

@@ -46,6 +46,13 @@ def _int(cell: str) -> int | None:
     return None if cell == "" else int(cell)
 
 
+def _seat(cell: str) -> int | None:
+    """A CSV seat (counted from 1, issue 34) as the engine's 0-based index."""
+    got = _int(cell)
+    assert got is None or got >= 1
+    return None if got is None else got - 1
+
+
 @pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_every_total_is_the_engines(table: tuple[str, int, dict[str, object]]) -> None:
     sheet, report = sheet_and_report(generated_match(table))
@@ -54,7 +61,7 @@ def test_every_total_is_the_engines(table: tuple[str, int, dict[str, object]]) -
     sides = report.rules.sides
     running = [0] * sides
     for row, deal, d in zip(rows, report.deals, sheet.deals, strict=True):
-        assert (row["result"], _int(row["winner_seat"]), int(row["points"])) == (
+        assert (row["result"], _seat(row["winner_seat"]), int(row["points"])) == (
             deal["result"], deal["winner"], deal["points"])
         totals = [int(row[f"total_{i + 1}"]) for i in range(sides)]
         assert totals == list(d.totals)
@@ -67,7 +74,8 @@ def test_every_total_is_the_engines(table: tuple[str, int, dict[str, object]]) -
         assert totals == expected
         running = totals
         assert [_int(row[f"final_{i + 1}"]) for i in range(sides)] == report.scores
-        assert _int(row["match_winner_seat"]) == report.winner
+        assert _seat(row["match_winner_seat"]) == report.winner
+        assert _seat(row["led_by_seat"]) == d.leader
         assert row["audit"] == "ok" and row["errors"] == "0"
         assert row["rules"] == table[0] and int(row["seats"]) == table[1]
     assert running == report.scores
@@ -139,7 +147,7 @@ def test_every_sample_sheet() -> None:
         if not report.deals:
             assert len(got) == 1 and got[0]["deal"] == ""
             continue
-        assert [(r["result"], _int(r["winner_seat"]), int(r["points"])) for r in got] == [
+        assert [(r["result"], _seat(r["winner_seat"]), int(r["points"])) for r in got] == [
             (d["result"], d["winner"], d["points"]) for d in report.deals]
         sides = len(report.scores or [])
         assert [_int(got[-1][f"final_{k + 1}"]) for k in range(sides)] == report.scores

@@ -54,15 +54,23 @@ def test_the_review_page_holds_every_player_and_mistake(
         reviewed: tuple[ScoreSheet, dict[str, Any]]) -> None:
     sheet, report = reviewed
     pages = _pages(pdf_bytes([replace(sheet, knowledge=report)]))
-    (page,) = [p for p in pages if p.startswith("Review by what the player knew")]
+    (at,) = [i for i, p in enumerate(pages) if p.startswith("Review by what the player knew")]
+    page = "\n".join(pages[at:])  # its list may run onto the next page
     assert f"{K} deals sampled per decision" in page
     assert "an inaccuracy from 2, a mistake from 5, a blunder from 10" in page
     for p in report["report"]:
         mean = p["mean_knowledge_lost"]
-        cells = [p["player"], str(p["decisions"]), str(p["forced"]), str(p["inaccuracies"]),
-                 str(p["mistakes"]), str(p["blunders"]),
-                 "–" if mean is None else f"{mean:.1f}", f"{p['luck']:.1f}"]
-        assert " ".join(cells) in page, cells
+        # The player named with the seat counted from 1, the luck with its standard
+        # error (issue 34).
+        cells = [f"{p['player']} (seat {p['seat'] + 1})", str(p["decisions"]),
+                 str(p["forced"]), str(p["inaccuracies"]), str(p["mistakes"]),
+                 str(p["blunders"]), "–" if mean is None else f"{mean:.1f}",
+                 f"{p['luck']:.1f}"]
+        # (pypdf gives a mixed-script cell in drawing order: the name checked on its own)
+        assert " ".join(cells[1:]) in page and p["player"] in page, cells
+        assert (f"seat {p['seat'] + 1}): luck {p['luck']:.1f} ± {p['luck_stderr']:.1f}, "
+                f"result {p['result']:.1f}") in page
+    assert f"Luck is estimated from {K} deals sampled per chance event" in page
     named = sorted(m["event"] for p in report["report"] for m in p["named"])
     steps = [int(line.split(",")[0].split()[1]) for line in page.splitlines()
              if line.startswith("step ")]
@@ -75,9 +83,9 @@ def test_the_review_page_in_arabic(reviewed: tuple[ScoreSheet, dict[str, Any]]) 
     sheet, report = reviewed
     pages = _pages(pdf_bytes([replace(sheet, knowledge=report)], language("ar")))
     assert len(pages) == len(_pages(pdf_bytes([replace(sheet, knowledge=report)])))
-    last = pages[-1]
-    assert "Review by what the player knew" not in last
-    assert "مراجعة بحسب ما عرفه اللاعب" in last
+    review = "\n".join(pages[1:])  # the review's list may run onto another page
+    assert "Review by what the player knew" not in review
+    assert "مراجعة بحسب ما عرفه اللاعب" in review
 
 
 def test_the_export_command_adds_the_page_the_ledger_keeps(
@@ -101,7 +109,10 @@ def test_the_export_command_adds_the_page_the_ledger_keeps(
     (at,) = [i for i, p in enumerate(pages) if p.startswith("Review by what the player knew")]
     page = "\n".join(pages[at:])  # its list may run onto the next page
     assert f"{K} deals sampled per decision" in page
-    assert page.count("; best bet ") == sum(len(p["named"]) + len(p["unlucky"])
-                                         for p in kept["report"])
+    # Each mistake's line: "played 5-4, best 6-4, cost 2.7 points (knowledge) / 3.0
+    # (hindsight)" (review_phrases.cost_phrase, issue 34).
+    # (a line may wrap inside the phrase: its last word is counted)
+    assert page.count("(hindsight)") == sum(len(p["named"]) + len(p["unlucky"])
+                                            for p in kept["report"])
     assert page.count("error of play") == sum(len(p["named"]) for p in kept["report"])
     assert page.count("bad luck") == sum(len(p["unlucky"]) for p in kept["report"])

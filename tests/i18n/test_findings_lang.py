@@ -22,7 +22,7 @@ from ledger.audit import audit_record
 from ledger.findings import Finding
 from ledger.formats.reader import read_matches
 from ledger.i18n import language, render_finding
-from ledger.i18n.phrases import FSI, LRI, PDI
+from ledger.i18n.phrases import FSI, LRI, PDI, english
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTY = sorted(p for p in (ROOT / "sample_matches" / "faulty").glob("*.json")
@@ -104,7 +104,8 @@ def test_summary_in_arabic_keeps_codes() -> None:
     lines = done.stdout.splitlines()
     assert "[" + FSI + "illegal-pass" + PDI + "]" in lines[2]
     assert ARABIC.search(lines[0]) and "فيها أخطاء" in lines[0]
-    assert "مرّر المقعد" in lines[2]
+    # The seat is its player's name and its number counted from 1 (issue 34).
+    assert "مرّر \u2068علي\u2069 (المقعد \u20661\u2069)" in lines[2]
 
 
 def test_unknown_language_is_refused_plainly() -> None:
@@ -131,7 +132,11 @@ def test_every_sample_finding_has_a_template(lang: str) -> None:
         assert f.template, f
         text = render_finding(f, lang)
         if lang == "en":
-            assert text == f.message  # the template words the very same English sentence
+            # The template words the very same English sentence, but for its seats, said
+            # counted from 1 (the report's message keeps the file's "seat 0", issue 34).
+            assert english(f.template, f.params) == f.message
+            assert text == re.sub(r"\bseat (\d+)", lambda m: f"seat {int(m[1]) + 1}",
+                                  f.message)
         else:
             assert ARABIC.search(text) and "{" not in text, (f, text)
 

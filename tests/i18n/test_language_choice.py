@@ -68,7 +68,7 @@ def test_shipped_languages() -> None:
 
 def test_arabic_isolates_numbers_and_tiles() -> None:
     ar = language("ar")
-    text = ar.say("seat {seat} passed holding {tile}, which fits {fits}", seat=1, tile="6-3",
+    text = ar.say("{seat} passed holding {tile}, which fits {fits}", seat=0, tile="6-3",
                   fits=(("left", 3), ("right", 3)))
     assert text == ("مرّر المقعد \u20661\u2069 ومعه \u20686-3\u2069 الذي يركب على "
                     "الطرف الأيسر (\u20663\u2069) والطرف الأيمن (\u20663\u2069)")

@@ -158,9 +158,11 @@ def test_audit_words_a_finding_in_spanish_and_portuguese(
     assert "[deal-not-finished] deal 1 was still being played" in english
     # the code stays; the sentence is the table's language
     assert ("  error en evento 21 [deal-not-finished] la ronda 1 todavía se estaba jugando "
-            "(turno del asiento 0) cuando empezó una ronda nueva; no anota nada") in spanish
+            "(turno de \u2068علي\u2069 (asiento 1)) cuando empezó una ronda nueva; no anota "
+            "nada") in spanish
     assert ("  erro em evento 21 [deal-not-finished] a rodada 1 ainda estava sendo jogada "
-            "(vez do lugar 0) quando uma nova rodada começou; não marca nada") in portuguese
+            "(vez de \u2068علي\u2069 (lugar 1)) quando uma nova rodada começou; não marca "
+            "nada") in portuguese
     assert len(spanish.splitlines()) == len(english.splitlines()) == \
         len(portuguese.splitlines())
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -50,10 +51,16 @@ def test_the_live_page_and_api_say_what_the_audit_of_the_export_says(
     assert sorted((f["event"], f["code"], f["message"]) for f in shown["findings"]) == said
     assert shown["ok"] is audited["ok"] is False
     page = html.unescape(api("GET", f"/matches/{match_id}").text)
+    names = HEADER["seats"]
     for _, _, message in said:
-        assert message in page
+        # The page names each seat's player, counted from 1 (issue 34); the API and the
+        # audit's JSON keep the English of the file, "seat 0".
+        assert re.sub(r"\bseat (\d+)", lambda m: f"{names[int(m[1])]} (seat {int(m[1]) + 1})",
+                      message) in page
     # The recorder's own page shows what the reveal proved (its open match aside: the
     # recorder is recording it).
     recorder = html.unescape(api("GET", f"/matches/{match_id}/record").text)
     for _, code, message in said:
+        message = re.sub(r"\bseat (\d+)",
+                         lambda m: f"{names[int(m[1])]} (seat {int(m[1]) + 1})", message)
         assert (message in recorder) is (code != "match-unfinished"), code

@@ -21,7 +21,7 @@ from webtest_support import SAMPLES, serving
 from ledger.audit import audit_record
 from ledger.findings import Finding
 from ledger.formats.reader import read_matches
-from ledger.i18n import render_finding
+from ledger.i18n import language
 from tests.audit_calls import counting_audits
 
 ARABIC = re.compile("[\u0600-\u06ff]")
@@ -33,8 +33,16 @@ def _findings(path: Path) -> list[Finding]:
     return list(audit_record(next(read_matches(path))).findings)
 
 
+def _seats(path: Path) -> tuple[str, ...]:
+    header = next(read_matches(path)).header
+    assert header is not None
+    return tuple(header.seats)
+
+
 def _arabic(path: Path) -> list[str]:
-    return [render_finding(f, "ar") for f in _findings(path)]
+    """Each finding as the pages say it: a seat by its player's name and its number from 1
+    (issue 34)."""
+    return [language("ar").finding(f, seats=_seats(path)) for f in _findings(path)]
 
 
 def _texts(page: str) -> list[str]:
@@ -75,7 +83,7 @@ def test_an_arabic_match_page_and_replay_do_not_audit(site: tuple[str, dict[str,
     assert page.status_code == replay.status_code == 200
     assert calls.audits == 0
     assert _texts(page.text) == want
-    assert render_finding(first, "ar") in _texts(replay.text)
+    assert language("ar").finding(first, seats=_seats(path)) in _texts(replay.text)
     assert all(ARABIC.search(t) for t in want)
 
 
@@ -88,3 +96,5 @@ def test_an_arabic_import_audits_each_match_once(site: tuple[str, dict[str, int]
     assert res.status_code == 200
     assert calls.counts["audit_record"] == 1  # the importer's audit, nothing after it
     assert _texts(res.text) == want
+    seats = _seats(path)
+    assert any(f"{seats[0]}\u2069 (المقعد \u20661\u2069)" in t for t in want)

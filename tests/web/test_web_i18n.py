@@ -26,7 +26,7 @@ from webtest_support import SAMPLES, Server
 from ledger.audit import audit_record
 from ledger.formats.reader import parse_match
 from ledger.glossary import GLOSSARIES, entries
-from ledger.i18n import SUPPORTED, render_finding
+from ledger.i18n import SUPPORTED, language
 from ledger.i18n.phrases import FSI, LRI, PDI
 from ledger.rules import PRESETS
 
@@ -249,8 +249,11 @@ def test_english_pages_carry_no_isolates(client: httpx.Client, server: Server) -
 
 
 def _expected(server: Server, name: str, lang: str) -> list[tuple[str, str]]:
-    report = audit_record(parse_match(server.sample(f"faulty/{name}")))
-    return [(f.code, render_finding(f, lang)) for f in report.findings]
+    record = parse_match(server.sample(f"faulty/{name}"))
+    report = audit_record(record)
+    seats = record.header.seats if record.header is not None else ()
+    # Each seat named with its player, counted from 1, as the pages say it (issue 34).
+    return [(f.code, language(lang).finding(f, seats=seats)) for f in report.findings]
 
 
 def _shown(page: Page, container: str = "findings-list") -> list[tuple[str, str]]:
@@ -276,11 +279,12 @@ def test_match_page_findings_in_arabic_keep_their_codes(client: httpx.Client, se
 def test_replay_shows_the_arabic_finding_at_its_event(client: httpx.Client,
                                                       server: Server) -> None:
     name = "illegal-pass.json"
-    report = audit_record(parse_match(server.sample(f"faulty/{name}")))
+    record = parse_match(server.sample(f"faulty/{name}"))
+    report = audit_record(record)
     f = next(f for f in report.findings if f.severity == "error")
     page = get(client, f"/matches/{server.id_of(name)}/replay?step={f.event + 1}", AR)
     assert list(zip(page.text_of("code"), page.text_of("finding-text"), strict=False))[0] == \
-        (f.code, render_finding(f, "ar"))
+        (f.code, language("ar").finding(f, seats=record.header.seats if record.header else ()))
 
 
 @pytest.mark.parametrize("name", ["illegal-pass.json", "bad-deal.json", "wrong-draw.json"])
@@ -335,7 +339,10 @@ def test_score_sheet_files_in_the_page_language(client: httpx.Client, server: Se
     ar, en = (json.loads(files[k].content)["sheets"][0]["audit"] for k in ("ar", "en"))
     assert [f["code"] for f in ar["findings"]] == [f["code"] for f in en["findings"]]
     assert [f["message"] for f in ar["findings"]] == [m for _, m in _expected(server, name, "ar")]
-    assert [f["message"] for f in en["findings"]] == [m for _, m in _expected(server, name, "en")]
+    # The English file keeps the audit's report: its message says "seat 0" as JSON counts
+    # (issue 34); another language's words the sentence, each seat named from 1.
+    report = audit_record(parse_match(server.sample(f"faulty/{name}")))
+    assert [f["message"] for f in en["findings"]] == [f.message for f in report.findings]
     csv_ar = client.get(f"/matches/{match_id}/sheet.csv", headers=AR).content.decode("utf-8-sig")
     csv_en = client.get(f"/matches/{match_id}/sheet.csv", headers=EN).content.decode("utf-8-sig")
     assert csv_ar.splitlines()[0] == csv_en.splitlines()[0] and ARABIC.search(csv_ar)

@@ -19,7 +19,7 @@ from webtest_support import Server
 from ledger.audit import audit_record
 from ledger.formats.reader import parse_match
 from ledger.glossary import GLOSSARIES
-from ledger.i18n import render_finding, translations
+from ledger.i18n import language, translations
 
 ES = {"Accept-Language": "es-AR,es;q=0.9,en;q=0.5"}
 EN = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -144,8 +144,9 @@ def test_findings_are_worded_in_the_language(server: Server, lang: str,
     with fresh(server) as c:
         html = c.get(path, headers=headers).text
     for f in findings:
-        said = render_finding(f, lang, bare=True)
-        assert said != render_finding(f, "en", bare=True)
+        seats = record.header.seats if record.header is not None else ()
+        said = language(lang).finding(f, bare=True, seats=seats)  # seats named (issue 34)
+        assert said != language("en").finding(f, bare=True, seats=seats)
         assert said in html.replace("&#39;", "'").replace("&#34;", '"'), said
         assert f.code in html  # the code is the English page's
 

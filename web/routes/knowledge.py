@@ -20,6 +20,8 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from ledger.analysis.measures import BAD_LUCK, ERROR_OF_PLAY, KIND_LABELS, SEVERITIES
 from ledger.analysis.review import move_phrase
 from ledger.analysis.unreviewed import Why
+from ledger.i18n import review_phrases as said
+from ledger.i18n import seat_named
 from ledger.jobs.knowledge_report import VERSION, shown
 from ledger.jobs.service import AnalysisError, Pending
 from ledger.store.handles import Connection
@@ -72,6 +74,19 @@ def _part(request: Request, conn: Connection, match: StoredMatch, jobs: Jobs,
         m["played_worded"] = lang.word(move_phrase(m["played"]))
         m["best_worded"] = [lang.word(move_phrase(b)) for b in m["best"]]
         m["kind_worded"] = lang.say(KIND_LABELS.get(m["kind"], KIND_LABELS[ERROR_OF_PLAY]))
+        # "Karim (seat 1): played 5-4, best 6-4, cost 2.7 points (knowledge) / 3.0
+        # (hindsight)": the CLI report's and the PDF's words (review_phrases).
+        m["cost_worded"] = lang.say("{player}: {cost}", player=seat_named(
+            m["seat"], m["player"]), cost=said.cost_phrase(
+            move_phrase(m["played"]), [move_phrase(b) for b in m["best"]],
+            m["knowledge_lost"], m["hindsight_lost"]))
+    for p in review["players"]:
+        exact = bool(p.get("luck_exact"))
+        p["named_worded"] = lang.word(seat_named(p["seat"], p["player"]))
+        p["luck_worded"] = lang.word(said.luck_phrase(p["luck"], p.get("luck_stderr"), exact))
+        p["adjusted_worded"] = lang.word(said.luck_phrase(p["luck_adjusted"],
+                                                          p.get("luck_stderr"), exact))
+    review["luck_legend"] = [lang.word(x) for x in said.luck_legend(review["samples"])]
     for w in review["not_reviewed_why"]:
         w["worded"] = lang.word(Why.of_dict(w).phrase())
     wanted = severity if severity in (*SEVERITIES, BAD_LUCK) else None

@@ -56,8 +56,8 @@ def _worded_error(exc: Exception, lang: Language) -> str | None:
         return lang.say("step {step} does not exist: this match has steps 0 to {last}",
                         step=exc.step, last=exc.last)
     if isinstance(exc, SeatOutOfRange):
-        return lang.say("seat {seat} does not exist: this match has seats 0 to {last}",
-                        seat=exc.seat, last=exc.seats - 1)
+        return lang.say("seat {index} does not exist: this match has seats 0 to {last}",
+                        index=exc.seat, last=exc.seats - 1)
     if isinstance(exc, ReplayUnavailable):
         return lang.say("match {match} is played at a table the ledger does not know "
                         "({preset}), so it cannot be replayed", match=exc.match_id,

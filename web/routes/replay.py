@@ -173,6 +173,7 @@ def page_context(match: StoredMatch, fr: Frame, lang: Language,
         "url": url,
         "positions": _positions(len(fr.hands), fr.viewer.seat),
         "teams": match.rules.teams,
+        "players": tuple(match.header.seats),  # findings name each seat's player (issue 34)
         "fives": match.rules.fives,
         "sides": sheet.sides,
         "current": _label(match.replay, fr),

@@ -92,6 +92,7 @@ def whatif_page(request: Request, match_id: MatchId, session: ReadSession,
         "choices": choices(seats, lang), "rules": rules, "teams": teams,
         "target": typed, "target_wrong": error is not None and number is None and bool(typed),
         "w": compared, "error": error,
+        "players": tuple(record.header.seats) if record.header is not None else (),
     }, status_code=422 if error else 200)
 
 

@@ -84,6 +84,7 @@ class Imported:
     events: int = 0
     error: str | None = None  # why nothing was stored
     findings: tuple[dict[str, object], ...] = ()
+    seats: tuple[str, ...] = ()  # the players' names, by seat (what a report names them)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"match": self.match, "file": self.path, "line": self.line,
@@ -326,7 +327,8 @@ def _report(item: Item, stored: tuple[int, bool] | None) -> Imported:
     assert stored is not None
     match_id, new = stored
     return Imported(item.index, item.path, item.line, match_id, new, item.ok, item.source,
-                    item.recorded, findings=tuple(item.findings))
+                    item.recorded, findings=tuple(item.findings),
+                    seats=tuple(item.header.seats))
 
 
 def store_all(session: Session, items: Iterable[Item], bulk: bool = False
