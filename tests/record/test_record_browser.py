@@ -167,7 +167,7 @@ def test_record_a_pairs_deal_by_tapping_on_a_phone(pages: Pages, server: Server,
     others = {t for hand in dealt[:3] for t in hand}
     assert set(dealt[3]) == {str(t) for t in ALL_TILES} - others and len(dealt[3]) == 7
     # domena, 4 seats: "holder of 6-6 opens with it": Omar, and only with 6-6.
-    assert page.locator("#now-title").inner_text().endswith("Omar to play")
+    assert page.locator("#now-title").inner_text().endswith("Omar (seat 2) to play")
     assert page.locator(CHOICE).count() == 1
     taps = 0
     while need(page) == "move":
@@ -410,7 +410,7 @@ def test_own_hand_only_then_the_hands_shown_at_the_end(pages: Pages, server: Ser
     # Them's hand is unknown: any unseen tile that fits, or a draw, is on offer. Them
     # draws until the stock is empty and then passes; Me plays first-offered.
     while need(page) == "move":
-        them = page.locator("#now-title").inner_text().endswith("Them to play")
+        them = page.locator("#now-title").inner_text().endswith("Them (seat 2) to play")
         if them:
             pick = ".rec-now button.draw" if page.locator(".rec-now button.draw").count() \
                 else ".rec-now button.pass"

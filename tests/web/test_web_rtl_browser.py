@@ -16,7 +16,7 @@ from webtest_support import Server
 
 from ledger.audit import audit_record
 from ledger.formats.reader import parse_match
-from ledger.i18n import render_finding
+from ledger.i18n import language
 from ledger.i18n.phrases import FSI, LRI, PDI
 
 pytestmark = pytest.mark.browser
@@ -98,7 +98,11 @@ def test_arabic_match_page_is_right_to_left(page: Any, shot: Any, server: Server
     codes = page.locator("#findings .finding-code").all_inner_texts()
     texts = page.locator("#findings .finding-text").all_inner_texts()
     assert codes == [f.code for f in report.findings]
-    assert [plain(t) for t in texts] == [plain(render_finding(f, "ar")) for f in report.findings]
+    # each seat said by its player's name, as everywhere a person reads it
+    record = parse_match(server.sample(f"faulty/{name}"))
+    said = [language("ar").finding(f, seats=record.header.seats) for f in report.findings]
+    assert [plain(t) for t in texts] == [plain(s) for s in said]
+    assert "علي (المقعد 1)" in plain(texts[0])
     # the tile "2-0" of "seat 0 passed holding 2-0" reads 2 then 0, left to right
     read = [tuple(r) for r in page.evaluate(READS_LTR, "#findings .finding-text")]
     assert ("2-0", True) in read and all(ok for _, ok in read), read
@@ -165,7 +169,8 @@ def test_switching_language_on_the_page(page: Any, shot: Any, server: Server) ->
 def test_arabic_import_report(page: Any, shot: Any, server: Server) -> None:
     arabic(page)
     name = "tile-not-in-hand.json"
-    report = audit_record(parse_match(server.sample(f"faulty/{name}")))
+    record = parse_match(server.sample(f"faulty/{name}"))
+    report = audit_record(record)
     page.goto(f"{server.url}/import")
     assert page.evaluate("getComputedStyle(document.documentElement).direction") == "rtl"
     page.set_input_files("#file-input", str(server.samples / "faulty" / name))
@@ -174,7 +179,8 @@ def test_arabic_import_report(page: Any, shot: Any, server: Server) -> None:
     result = page.locator(".import-result").first
     assert result.locator(".finding-code").all_inner_texts() == [f.code for f in report.findings]
     texts = result.locator(".finding-text").all_inner_texts()
-    assert plain(texts[0]) == plain(render_finding(report.findings[0], "ar"))
+    assert plain(texts[0]) == plain(language("ar").finding(report.findings[0],
+                                                           seats=record.header.seats))
     read = [tuple(r) for r in page.evaluate(READS_LTR, ".import-result .finding-text")]
     assert read and all(ok for _, ok in read), read
     shot("ar")
