@@ -21,7 +21,8 @@ per match: ``{"match": 0, "samples": K, "seed": ..., "thresholds": {...},
 ``knowledge_lost`` (summed), ``mean_knowledge_lost``, ``not_reviewed`` (decisions not
 valued) and ``not_reviewed_why`` (how many for each reason), ``luck``, ``result``,
 ``luck_adjusted``, ``named``: every decision named a mistake of some severity (deal,
-event, played, best, loss, severity, ``kind`` "error_of_play"), ``unlucky``: every
+event, played, best, loss, severity, ``kind`` "error_of_play", and how the loss was
+measured: ``samples``, ``knowledge_lost_stderr``, ``exact``, ``count``), ``unlucky``: every
 decision that was the best bet by knowledge yet lost in hindsight (``kind`` "bad_luck",
 ``measures.kind_of``), and ``bad_luck`` their number; the object's ``not_reviewed``
 sums the players'; ``deals`` holds each deal's luck per seat as above.
@@ -119,6 +120,9 @@ def decision_text(d: KnowledgeDecision, lang: Language = ENGLISH) -> str:
     exp = _num(played.expected if played is not None else None)
     said = severity(d.knowledge_lost)
     over = Counted("{count} deal", "{count} deals", d.samples)
+    if d.exact and d.count:  # every consistent deal was solved: no sample, no error
+        over = Counted("the {count} consistent deal (exact)",
+                       "all {count} consistent deals (exact)", d.count)
     if said is None:
         return lang.say("by knowledge: expected {expected} over {deals}, lost {lost} ± "
                         "{stderr}", expected=exp, deals=over, lost=_num(d.knowledge_lost),
@@ -223,7 +227,11 @@ def match_report(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDe
             kind = kind_of(d.knowledge_lost, hindsight.get(d.event))
             entry = {"deal": deal.deal, "event": d.event, "played": d.played,
                      "best": d.best_moves(), "knowledge_lost": d.knowledge_lost,
-                     "hindsight_lost": hindsight.get(d.event), "severity": said, "kind": kind}
+                     "hindsight_lost": hindsight.get(d.event), "severity": said, "kind": kind,
+                     # how its cost was measured: K used, its SE, or exact over count deals
+                     "samples": d.samples, "exact": d.exact, "count": d.count,
+                     "knowledge_lost_stderr": None if d.lost_stderr is None
+                     else round(d.lost_stderr, 4)}
             if said is not None:
                 p.counts[said] += 1
                 p.mistakes.append(entry)
@@ -242,7 +250,7 @@ def match_report(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDe
 
 
 # The version of the kept reports: changed whenever what a report holds changes.
-REPORT_VERSION = "5"
+REPORT_VERSION = "6"
 
 
 def report_object(rules: Rules, seats: Sequence[str], deals: Sequence[KnowledgeDeal],
@@ -327,7 +335,7 @@ def mistake_phrase(m: Mapping[str, Any], who: object = "?") -> Phrase:
     from ledger.analysis.review import move_phrase
 
     cost = said.cost_phrase(move_phrase(m["played"]), [move_phrase(b) for b in m["best"]],
-                            m["knowledge_lost"], m.get("hindsight_lost"))
+                            m["knowledge_lost"], m.get("hindsight_lost"), said.measured(m))
     if m.get("kind", ERROR_OF_PLAY) == BAD_LUCK:
         return Phrase("deal {deal}, event {event}: {kind} for {player}, the best bet by what "
                       "the player knew: {cost}", deal=m["deal"], event=m["event"],

@@ -104,7 +104,7 @@ def _mistakes(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line) -> None:
             severity=Phrase(_SEVERITY[m["severity"]]))
         cost = review_phrases.cost_phrase(
             move_phrase(m["played"]), [move_phrase(b) for b in m["best"]],
-            m["knowledge_lost"], m.get("hindsight_lost"))
+            m["knowledge_lost"], m.get("hindsight_lost"), review_phrases.measured(m))
         _line(pdf, lang.say("step {step}, deal {deal}: {severity}: {player}: {cost}",
                             step=m["event"] + 1, deal=m["deal"] + 1, severity=said,
                             player=seat_named(seat, shortened(player, 24)), cost=cost),

@@ -7,7 +7,8 @@ numbers; each reader words the phrase in its language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ledger.i18n.phrases import N_, Counted, Phrase
 
@@ -18,14 +19,34 @@ def points(x: float | None) -> str:
 
 
 def cost_phrase(played: object, best: Sequence[object], knowledge: float | None,
-                hindsight: float | None) -> Phrase:
+                hindsight: float | None, basis: Phrase | None = None) -> Phrase:
     """ "played 5-4, best 6-4, cost 2.7 points (knowledge) / 3.0 (hindsight)": the move,
     the best bet by what the player knew (every move tied for it, "or" between them), and
-    what the move cost by both measures."""
+    what the move cost by both measures; with ``basis`` (``measured``), how the knowledge
+    cost was measured: "(knowledge, ± 0.4 over 40 sampled deals)"."""
+    best_said = _either(best) if best else "?"
+    if basis is not None:
+        return Phrase("played {played}, best {best}, cost {knowledge} points (knowledge, "
+                      "{basis}) / {hindsight} (hindsight)", played=played, best=best_said,
+                      knowledge=points(knowledge), basis=basis, hindsight=points(hindsight))
     return Phrase("played {played}, best {best}, cost {knowledge} points (knowledge) / "
-                  "{hindsight} (hindsight)", played=played,
-                  best=_either(best) if best else "?", knowledge=points(knowledge),
-                  hindsight=points(hindsight))
+                  "{hindsight} (hindsight)", played=played, best=best_said,
+                  knowledge=points(knowledge), hindsight=points(hindsight))
+
+
+def measured(m: Mapping[str, Any]) -> Phrase | None:
+    """How a decision's knowledge cost was measured (issues 30 and 35), from its entry in
+    a report: "exact over 12 deals" when every consistent deal was solved, else "± 0.4
+    over 40 sampled deals" (one standard error; K used); None for an entry that does not
+    say (a report kept before they did)."""
+    count = m.get("count")
+    if m.get("exact") and isinstance(count, int) and count > 0:
+        return Counted("exact over {count} deal", "exact over {count} deals", count)
+    samples, stderr = m.get("samples"), m.get("knowledge_lost_stderr")
+    if not isinstance(samples, int) or samples <= 0 or stderr is None:
+        return None
+    return Counted("± {stderr} over {count} sampled deal",
+                   "± {stderr} over {count} sampled deals", samples, stderr=points(stderr))
 
 
 def _either(moves: Sequence[object]) -> object:
@@ -99,4 +120,4 @@ def luck_legend(samples: int) -> tuple[Phrase, ...]:
 
 __all__ = ["ADJUSTED_LEGEND", "LUCK_LEGEND", "RESULT_LEGEND", "blunders", "cost_phrase",
            "decisions", "forced_moves", "inaccuracies", "luck_legend", "luck_phrase",
-           "mistakes", "not_reviewed", "points", "precision_legend", "sampled"]
+           "measured", "mistakes", "not_reviewed", "points", "precision_legend", "sampled"]

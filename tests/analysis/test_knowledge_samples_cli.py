@@ -4,17 +4,20 @@ by knowledge solves for one decision, for users and for checking from outside.""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 import orjson
 import pytest
 
+from ledger.analysis.cli_knowledge import decision_text
 from ledger.analysis.full_deals import DealSpace, FullDeal
 from ledger.analysis.knowledge_review import decisions_of, iter_knowledge_reviews, values_over
 from ledger.cli import main
 from ledger.formats.canonical import match_hash
 from ledger.formats.reader import parse_match
+from ledger.i18n import language
 from ledger.rules import make_rules
 from ledger.sim.generator import generate_match
 from ledger.tiles import Tile
@@ -113,3 +116,21 @@ def test_a_bad_place_is_named(match_file: Path, capsys: pytest.CaptureFixture[st
     assert main(["knowledge", str(match_file), *args]) == 2
     err = capsys.readouterr().err
     assert words in err
+
+
+def test_an_exact_decision_says_so_in_words(match_file: Path) -> None:
+    """Issue 30, "exact when small": a decision whose consistent deals were all solved says
+    "all N consistent deals (exact)" where a sampled one says "over K deals"."""
+    record, rules = _record(match_file)
+    key = match_hash(record.header, [e for e in record.events if e is not None])  # type: ignore[arg-type]
+    late = next(f for f in decisions_of(rules, record.events)
+                if isinstance(f.constraints, DealSpace) and 2 <= f.constraints.count() <= 20)
+    (review,) = iter_knowledge_reviews(rules, record.events, key, 50, [late.deal], workers=1,
+                                       only={late.event})
+    d = review.decision(late.event)
+    assert d is not None and d.exact and d.count == late.constraints.count()  # type: ignore[union-attr]
+    text = decision_text(d)
+    assert f"all {d.count} consistent deals (exact)" in text and "over" in text, text
+    assert "(exacto)" in decision_text(d, language("es"))
+    sampled = replace(d, exact=False, count=None, samples=7)
+    assert "over 7 deals," in decision_text(sampled) and "exact" not in decision_text(sampled)

@@ -99,18 +99,24 @@ def test_the_json_keeps_each_players_luck_error(match_file: Path,
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", ("played {played}, best {best}, cost {k} points (knowledge) / {h} (hindsight)",
-            "Luck is estimated from 8 deals sampled per chance event", "luck {luck} ± {se}")),
-    ("pt", ("jogou {played}, melhor {best}, custo {k} pontos (conhecimento) / {h} (em "
-            "retrospecto)", "A sorte é estimada com 8 distribuições sorteadas", "sorte {luck} "
-            "± {se}")),
-    ("es", ("jugó {played}, mejor {best}, costo {k} puntos (conocimiento) / {h} (en "
+    ("en", ("played {played}, best {best}, cost {k} points (knowledge, {basis}) / {h} "
+            "(hindsight)", "Luck is estimated from 8 deals sampled per chance event",
+            "luck {luck} ± {se}", "exact over {n} deals", "± {se} over {n} sampled deals")),
+    ("pt", ("jogou {played}, melhor {best}, custo {k} pontos (conhecimento, {basis}) / {h} "
+            "(em retrospecto)", "A sorte é estimada com 8 distribuições sorteadas",
+            "sorte {luck} ± {se}", "exato sobre {n} distribuições",
+            "± {se} sobre {n} distribuições sorteadas")),
+    ("es", ("jugó {played}, mejor {best}, costo {k} puntos (conocimiento, {basis}) / {h} (en "
             "retrospectiva)", "La suerte se estima con 8 repartos muestreados",
-            "suerte {luck} ± {se}")),
+            "suerte {luck} ± {se}", "exacto sobre {n} repartos",
+            "± {se} sobre {n} repartos muestreados")),
 ])
 def test_the_command_says_what_was_played_best_and_the_cost(
         match_file: Path, capsys: pytest.CaptureFixture[str], lang: str,
-        words: tuple[str, str, str]) -> None:
+        words: tuple[str, str, str, str, str]) -> None:
+    """Each named move: what was played, the best bet, the cost by both measures and how
+    the knowledge cost was measured (issues 30 and 35: exact over every consistent deal,
+    or ± one standard error over the K deals sampled)."""
     obj = _report(match_file, capsys)
     assert main(["analyse", str(match_file), "--report", "--samples", str(K), "--lang",
                  lang]) == 0
@@ -120,10 +126,14 @@ def test_the_command_says_what_was_played_best_and_the_cost(
     for p in obj["report"]:
         for m in [*p["named"], *p["unlucky"]]:
             best = said.word(move_phrase(m["best"][0]))
+            n = m["count"] if m["exact"] else m["samples"]
+            assert n > 0 and (m["exact"] or 0 < m["samples"] <= K)
+            basis = words[3].format(n=n) if m["exact"] else words[4].format(
+                se=f"{m['knowledge_lost_stderr']:.1f}", n=n)
             line = words[0].format(played=said.word(move_phrase(m["played"])), best=best,
-                                   k=f"{m['knowledge_lost']:.1f}",
+                                   k=f"{m['knowledge_lost']:.1f}", basis=basis,
                                    h=f"{m['hindsight_lost']:.1f}")
-            if len(m["best"]) == 1:
+            if len(m["best"]) == 1 and n != 1:
                 assert line in text, line
             lines += 1
         assert words[2].format(luck=f"{p['luck']:.1f}", se=f"{p['luck_stderr']:.1f}") in text
@@ -137,6 +147,9 @@ def test_the_command_in_arabic(match_file: Path, capsys: pytest.CaptureFixture[s
                  "ar"]) == 0
     text = capsys.readouterr().out
     named = [m for p in obj["report"] for m in [*p["named"], *p["unlucky"]]]
-    assert text.count("والكلفة") == len(named) and text.count("(بالمعرفة)") == len(named)
+    assert text.count("والكلفة") == len(named) and text.count("(بالمعرفة، ") == len(named)
+    # how each cost was measured: ± its error over the deals sampled, or exact
+    costs = [line for line in text.splitlines() if "(بالمعرفة، " in line]
+    assert all("بالضبط على" in line or ("± " in line and "مسحوب" in line) for line in costs)
     assert f"يُقدَّر الحظ من {_n(K)} توزيعات مسحوبة لكل حدث حظ" in text
     assert "(المقعد " + _n(1) + ")" in text and "(المقعد " + _n(2) + ")" in text

@@ -131,9 +131,12 @@ def test_the_review_table_and_pdf_label_both(site: tuple[TestClient, int, dict[s
         item = re.search(rf'data-event="{m["event"]}".*?</li>', html, re.S)
         assert item is not None
         assert f'{m["knowledge_lost"]:.1f}' in item.group(0)
-        # "cost 2.7 points (knowledge) / 3.0 (hindsight)" (review_phrases.cost_phrase)
-        assert f'{m["knowledge_lost"]:.1f} points (knowledge) / {m["hindsight_lost"]:.1f} ' \
-            '(hindsight)' in item.group(0)
+        # "cost 2.7 points (knowledge, ± 0.4 over 8 sampled deals) / 3.0 (hindsight)"
+        # (review_phrases.cost_phrase and .measured): the report's own numbers
+        basis = f'exact over {m["count"]} deal' if m["exact"] else \
+            f'± {m["knowledge_lost_stderr"]:.1f} over {m["samples"]} sampled deal'
+        assert f'{m["knowledge_lost"]:.1f} points (knowledge, {basis}' in item.group(0)
+        assert f') / {m["hindsight_lost"]:.1f} (hindsight)' in item.group(0)
     data = client.get(f"/matches/{match_id}/sheet.pdf", params={"lang": "en"}).content
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
     assert text.count("hindsight") >= len(named)

@@ -79,7 +79,7 @@ def _part(request: Request, conn: Connection, match: StoredMatch, jobs: Jobs,
         m["cost_worded"] = lang.say("{player}: {cost}", player=seat_named(
             m["seat"], m["player"]), cost=said.cost_phrase(
             move_phrase(m["played"]), [move_phrase(b) for b in m["best"]],
-            m["knowledge_lost"], m["hindsight_lost"]))
+            m["knowledge_lost"], m["hindsight_lost"], said.measured(m)))
     for p in review["players"]:
         exact = bool(p.get("luck_exact"))
         p["named_worded"] = lang.word(seat_named(p["seat"], p["player"]))
