@@ -28,11 +28,13 @@ def sheet_bytes(fmt: str, selected: Sequence[Selected], lang: Language) -> bytes
     return SHEET_FORMATS[fmt].write([s.sheet() for s in selected], lang)
 
 
-def hand_record_file(selected: Sequence[Selected], lang: Language) -> bytes:
-    """The hand records of ``selected`` (``ledger.exports.hand_record``): a page per deal."""
+def hand_record_file(selected: Sequence[Selected], lang: Language,
+                     before: int | None = None) -> bytes:
+    """The hand records of ``selected`` (``ledger.exports.hand_record``): a page per deal
+    (``before``: only the deals whose events all come before that index)."""
     from ledger.exports.hand_record import hand_record_bytes
 
-    return hand_record_bytes(selected, lang)
+    return hand_record_bytes(selected, lang, before)
 
 
 def write_match_file(stream: Any, selected: Sequence[Selected], container: str,

@@ -4,8 +4,9 @@ ledger keeps a review by what the players knew, each judged move's mark (?!, ?, 
 thresholds of ``ledger.analysis.measures``).
 
 Every hand is printed: a hand record is for a finished deal or a whole match, never for
-a deal in play (the web refuses it to a reader without the recorder's key, as it does the
-match file: ``web/routes/sheets.py``). ``export --hand-record`` and the web's download
+a deal in play (while one is, the web gives a reader without the recorder's key the
+deals over for good before it, and refuses the file when there is none:
+``web/routes/sheets.py``). ``export --hand-record`` and the web's download
 both come here, so the same match gives the same file (its generation time aside).
 """
 
@@ -149,7 +150,7 @@ def _legend(pdf: Document, reviewed: bool) -> None:
                        c=f"{THRESHOLDS['blunder']:g}"), size=8.5, height=4.5, grey=True)
 
 
-def _match_pages(pdf: Document, selected: Selected) -> int:
+def _match_pages(pdf: Document, selected: Selected, before: int | None) -> int:
     lang = pdf.words
     report = selected.report
     if report.rules is None:
@@ -162,16 +163,21 @@ def _match_pages(pdf: Document, selected: Selected) -> int:
     review = selected.sheet().knowledge
     marks = _marks(review)
     deals = deal_records(match)
+    if before is not None:  # a deal with any event from ``before`` on is left out whole
+        deals = [d for d in deals if all(e.index < before for e in d.events)]
     for deal in deals:
         _deal_page(pdf, selected, match, deal, marks)
         _legend(pdf, review is not None)
     return len(deals)
 
 
-def hand_record_bytes(selected: Sequence[Selected], lang: Language = ENGLISH) -> bytes:
-    """The hand records of ``selected`` as one PDF: a page per deal, in ``lang``."""
+def hand_record_bytes(selected: Sequence[Selected], lang: Language = ENGLISH,
+                      before: int | None = None) -> bytes:
+    """The hand records of ``selected`` as one PDF: a page per deal, in ``lang``;
+    ``before``: only the deals whose every event comes before that index (the deals over
+    for good while a live deal is in play, for a reader who may not see its hands)."""
     pdf = new_document(lang, lang.say("Hand records"), lang.say("domino-ledger hand records"))
-    pages = sum(_match_pages(pdf, s) for s in selected)
+    pages = sum(_match_pages(pdf, s, before) for s in selected)
     if pages == 0:
         pdf.add_page()
         line(pdf, lang.say("No deal was played out."), grey=True)

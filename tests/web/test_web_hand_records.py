@@ -88,3 +88,39 @@ def test_a_live_deal_is_refused_without_the_key(tmp_path: Path) -> None:
         mine = c.get(f"/matches/{mid}/hand-records.pdf",
                      headers={"Authorization": f"Bearer {key}"})
         assert mine.status_code == 200 and mine.content.startswith(b"%PDF")
+
+
+def test_a_live_match_gives_its_deals_over_for_good_without_the_key(tmp_path: Path) -> None:
+    """While a later deal is in play, a reader without the recorder's key gets the hand
+    records of the deals before it (the deal in play left out whole: none of its hands),
+    the key's holder every deal."""
+    from tests.seat.test_keys_http import HOSTS, TOKEN, _append, _match, _owner, _start
+    from web.access import Access, Mode
+    from web.app import create_app
+
+    match = _match()
+    deals = [i for i, ev in enumerate(match["events"]) if ev["type"] == "deal"]
+    assert len(deals) >= 2, "the generated match needs a second deal"
+    upto = deals[1] + 3  # the second deal dealt and three of its events recorded
+    app = create_app(f"sqlite:///{tmp_path / 'l.db'}", access=Access(Mode.KEYS, TOKEN, HOSTS))
+    with TestClient(app) as c:
+        got = _start(c, match, _owner()).json()
+        auth = {"Authorization": f"Bearer {got['recorder_key']}"}
+        for ev in match["events"][:upto]:
+            if ev["type"] in ("reveal", "deal_end"):
+                continue  # the ledger derives these itself on a live match
+            seq = c.get(f"/api/matches/{got['id']}", headers=auth).json()["next_seq"]
+            assert _append(c, got["id"], seq, ev, got["recorder_key"]).status_code == 201
+        url = f"/matches/{got['id']}/hand-records.pdf?lang=en"
+        open_ = c.get(url)
+        assert open_.status_code == 200 and open_.content.startswith(b"%PDF")
+        mine = c.get(url, headers=auth)
+        assert mine.status_code == 200
+    theirs, whole = _pages(open_.content), _pages(mine.content)
+    assert len(theirs) == 1 and "Hand record: deal 1" in theirs[0]
+    assert len(whole) == 2 and "Hand record: deal 2" in whole[1] and "not finished" in whole[1]
+    assert not any("deal 2" in page for page in theirs)
+    second = match["events"][deals[1]]["hands"]
+    assert " ".join(second[0]) not in theirs[0].replace("  ", " ")
+    # the deal over is printed as the key's holder gets it (the footer counts the pages)
+    assert theirs[0].rsplit("page 1 of", 1)[0] == whole[0].rsplit("page 1 of", 1)[0]

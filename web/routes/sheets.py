@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ledger.exports.files import hand_record_file, match_file_bytes, sheet_bytes, stored_export
 from ledger.exports.formats import SHEET_FORMATS
 from ledger.exports.selection import Selected
+from ledger.replay import deal_span
 from web.access import Refused, deal_finished, sees_live_hands
 from web.deps import MatchId, ReadSession
 from web.lang import request_language
@@ -67,16 +68,20 @@ def match_file(request: Request, match_id: MatchId, session: ReadSession) -> Res
 
 @router.get("/matches/{match_id}/hand-records.pdf")
 def hand_records(request: Request, match_id: MatchId, session: ReadSession) -> Response:
-    """The hand records (``export --hand-record``): every hand of every deal, so while a
-    deal is being recorded, refused without the recorder's key (as the match file)."""
+    """The hand records (``export --hand-record``): every hand of every deal. While a
+    deal is being recorded, a reader without the recorder's key gets the deals over for
+    good before it (the deal in play left out whole), and a refusal when there is none."""
     lang = request_language(request)
     m = load_match(session.connection(), match_id)  # MatchNotFound: 404
+    before = None
     if not deal_finished(m, len(m.types)) and not sees_live_hands(request, match_id,
                                                                    m.origin, m.status):
-        raise Refused(request, 403, f"match {match_id} is being recorded: its hand records "
-                      "open when the deal is over")
+        before, _ = deal_span(m.types, len(m.types))
+        if "deal" not in m.types[:before]:
+            raise Refused(request, 403, f"match {match_id} is being recorded: its hand "
+                          "records open when the deal is over")
     selected, _ = _selected(request, session, match_id, review=True)
-    data = hand_record_file([selected], lang)
+    data = hand_record_file([selected], lang, before)
     return _attachment(data, "application/pdf", f"match-{match_id}-hands-{lang.code}.pdf")
 
 
