@@ -82,9 +82,18 @@ def not_reviewed(n: int, why: Phrase) -> Phrase:
 
 
 def sampled(n: int) -> Phrase:
-    """The sample count K of the review ("200 deals sampled per decision")."""
-    return Counted("{count} deal sampled per decision", "{count} deals sampled per decision",
-                   n)
+    """The review's cap K and its sequential stop ("up to 200 deals sampled per decision,
+    stopping once its label is settled at 95%"): K is the most a decision draws."""
+    return Counted("up to {count} deal sampled per decision, stopping once its label is "
+                   "settled at 95%", "up to {count} deals sampled per decision, stopping once "
+                   "its label is settled at 95%", n)
+
+
+def how_judged(n: int) -> Phrase:
+    """The review's opening sentence on the match page: how a move is judged."""
+    return Phrase("Each move is judged by what its player could know: the unseen tiles dealt "
+                  "in ways consistent with it ({sampled}; every way when there are few), each "
+                  "deal solved exactly. Lower loss is better.", sampled=sampled(n))
 
 
 def luck_phrase(luck: float | None, stderr: float | None, exact: bool) -> Phrase:
@@ -119,5 +128,5 @@ def luck_legend(samples: int) -> tuple[Phrase, ...]:
 
 
 __all__ = ["ADJUSTED_LEGEND", "LUCK_LEGEND", "RESULT_LEGEND", "blunders", "cost_phrase",
-           "decisions", "forced_moves", "inaccuracies", "luck_legend", "luck_phrase",
+           "decisions", "forced_moves", "how_judged", "inaccuracies", "luck_legend", "luck_phrase",
            "measured", "mistakes", "not_reviewed", "points", "precision_legend", "sampled"]

@@ -114,6 +114,11 @@ def test_the_match_page_shows_players_mistakes_and_the_legend(
     rows = re.findall(r'<tr data-seat="(\d+)">', html)
     assert rows == [str(p["seat"]) for p in report["report"]]
     assert "from 2, a mistake from 5, a blunder from 10" in html
+    # the review's cap and its sequential stop, as the CLI and the PDF say them
+    how = re.search(r'<p class="muted" id="review-how">(.*?)</p>', html, re.S)
+    assert how is not None
+    assert f"up to {report['samples']} deals sampled per decision, stopping once its " \
+        "label is settled at 95%" in how.group(1)
     named = sorted((m["event"], p["seat"]) for p in report["report"]
                    for m in [*p["named"], *p["unlucky"]])
     links = re.findall(r'data-event="(\d+)">\s*<a class="where" href="([^"]+)"', html)
@@ -163,6 +168,7 @@ def test_the_page_in_arabic_has_the_review(site: tuple[str, str, int],
     html = httpx.get(f"{base}/matches/{mid}", params={"lang": "ar"}).text
     assert 'id="review-players"' in html
     assert "Review by what the player knew" not in html
+    assert "ويتوقف السحب متى ثبت تصنيفه بثقة 95%" in html
     assert "Points lost by what the player knew" not in html
     # Every tile of a named mistake is kept whole, left to right: a line that broke
     # "3-1" at its hyphen would read "-3 1" in a right-to-left sentence.

@@ -87,6 +87,7 @@ def _part(request: Request, conn: Connection, match: StoredMatch, jobs: Jobs,
         p["adjusted_worded"] = lang.word(said.luck_phrase(p["luck_adjusted"],
                                                           p.get("luck_stderr"), exact))
     review["luck_legend"] = [lang.word(x) for x in said.luck_legend(review["samples"])]
+    review["how_judged"] = lang.word(said.how_judged(review["samples"]))
     for w in review["not_reviewed_why"]:
         w["worded"] = lang.word(Why.of_dict(w).phrase())
     wanted = severity if severity in (*SEVERITIES, BAD_LUCK) else None
