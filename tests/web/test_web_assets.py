@@ -125,6 +125,21 @@ def test_the_vendored_bundle_names_no_other_host() -> None:
                      "getify.mit-license.org"}, hosts
 
 
+def test_no_file_of_the_web_names_a_cdn() -> None:
+    """Pages, scripts and notes under web/ point at no script host (the app serves every
+    script itself and works offline); the vendored bundle is checked above."""
+    web = STATIC_DIR.parent
+    named = []
+    for path in web.rglob("*"):
+        if path.suffix not in {".html", ".js", ".py", ".md", ".css"} or path.name.endswith(
+                ".min.js"):
+            continue
+        for host in re.findall(r"https?://([a-z0-9.-]+)", path.read_text(encoding="utf-8")):
+            if any(w in host for w in ("cdn", "unpkg", "jsdelivr", "cloud", "googleapis")):
+                named.append((str(path.relative_to(web)), host))
+    assert named == []
+
+
 def test_the_bundle_is_served_gzipped_and_the_old_address_leads_to_it(
         client: httpx.Client) -> None:
     old = client.get("/static/vendor/plotly.min.js", follow_redirects=False)
