@@ -38,6 +38,9 @@ THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}
 ERROR_OF_PLAY, BAD_LUCK = "error_of_play", "bad_luck"
 KINDS = (ERROR_OF_PLAY, BAD_LUCK)
 KIND_LABELS = {ERROR_OF_PLAY: N_("error of play"), BAD_LUCK: N_("bad luck")}
+# Each severity as a word (the PDF's review page and the hand records).
+SEVERITY_LABELS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"),
+                   "blunder": N_("blunder")}
 # The signs of chess annotation each severity is marked with (lichess's game report): the
 # replay's move list and the printed hand record show the same.
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -128,5 +131,6 @@ def seat_counts(report: Mapping[str, Any]) -> dict[int, dict[str, int]]:
 
 
 __all__ = ["BAD_LUCK", "BLUNDER", "COUNTS", "ERROR_OF_PLAY", "INACCURACY", "KINDS", "KIND_LABELS",
-           "MISTAKE", "SEVERITIES", "SYMBOLS", "THRESHOLDS", "Judged", "hindsight_losses",
-           "hindsight_of", "judged_of", "kind_of", "seat_counts", "severity", "symbol"]
+           "MISTAKE", "SEVERITIES", "SEVERITY_LABELS", "SYMBOLS", "THRESHOLDS", "Judged",
+           "hindsight_losses", "hindsight_of", "judged_of", "kind_of", "seat_counts", "severity",
+           "symbol"]

@@ -16,20 +16,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ledger.analysis.measures import SYMBOLS, THRESHOLDS, judged_of, severity
+from ledger.analysis.measures import SEVERITY_LABELS, SYMBOLS, THRESHOLDS, judged_of, severity
 from ledger.events import Dealt
-from ledger.exports.pdf_page import FAMILY, Document, line, new_document
+from ledger.exports.pdf_page import FAMILY, Document, isolate, line, new_document, shortened
 from ledger.exports.pdf_table import Cell, Style, table
 from ledger.i18n import ENGLISH, Language, seat_named
-from ledger.i18n.phrases import FSI, N_, PDI, Worded
+from ledger.i18n.phrases import Worded
 from ledger.replay import EventLabel, ReplayMatch, labels
 
 if TYPE_CHECKING:
     from ledger.exports.selection import Selected
 
 MAX_NAME = 48
-_SEVERITY = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"),
-             "blunder": N_("blunder")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +39,6 @@ class DealRecord:
     stock: int | None                             # tiles left in the stock
     events: tuple[EventLabel, ...]                # the deal's events, its deal event on
     finished: bool
-
-
-def _isolated(text: str) -> str:
-    return f"{FSI}{text}{PDI}" if text else text
-
-
-def _name(name: str) -> str:
-    return name if len(name) <= MAX_NAME else name[:MAX_NAME - 1] + "…"
 
 
 def deal_records(match: ReplayMatch) -> list[DealRecord]:
@@ -84,7 +74,7 @@ def _mark_text(lang: Language, lost: float | None) -> str:
     if said is None or lost is None:
         return ""
     return lang.say("{symbol} {severity} ({lost})", symbol=Worded(SYMBOLS[said]),
-                    severity=lang.say(_SEVERITY[said]), lost=f"{lost:.1f}")
+                    severity=lang.say(SEVERITY_LABELS[said]), lost=f"{lost:.1f}")
 
 
 def _hands(pdf: Document, match: ReplayMatch, deal: DealRecord) -> None:
@@ -92,8 +82,8 @@ def _hands(pdf: Document, match: ReplayMatch, deal: DealRecord) -> None:
     rows = [[Cell(lang.say("Seat")), Cell(lang.say("Hand as dealt"))]]
     for seat, name in enumerate(match.seats):
         hand = deal.hands[seat] if seat < len(deal.hands) else None
-        tiles = lang.say("hidden") if hand is None else "  ".join(_isolated(t) for t in hand)
-        rows.append([Cell(lang.word(seat_named(seat, Worded(_isolated(_name(name)))))),
+        tiles = lang.say("hidden") if hand is None else "  ".join(isolate(t) for t in hand)
+        rows.append([Cell(lang.word(seat_named(seat, Worded(isolate(shortened(name, MAX_NAME)))))),
                      Cell(tiles)])
     table(pdf, rows, (50.0, 130.0), Style(FAMILY, size=10, line_height=5.5, heading_rows=1),
           lang.rtl)

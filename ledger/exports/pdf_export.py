@@ -14,36 +14,22 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ledger.exports.finding_codes import code_word
-from ledger.exports.pdf_page import FAMILY, Document, font_path, line, new_document
+from ledger.exports.pdf_page import (
+    FAMILY,
+    Document,
+    font_path,
+    isolate,
+    line,
+    new_document,
+    shortened,
+)
 from ledger.exports.pdf_table import Cell, Style, table
 from ledger.i18n import ENGLISH, Language, seat_named
-from ledger.i18n.phrases import FSI, PDI, Worded
+from ledger.i18n.phrases import Worded
 from ledger.scoresheet import ScoreSheet, Side
 
 MAX_FINDINGS = 12  # the rest: run `domino-ledger audit` for the full list
 MAX_NAME = 48      # characters of a name or source printed; the rest is cut with "…"
-_SheetPDF = Document  # what pdf_review draws on
-
-
-def _line(pdf: Document, text: str, size: float = 10, bold: bool = False,
-          height: float = 5.5, grey: bool = False) -> None:
-    line(pdf, text, size=size, bold=bold, height=height, grey=grey)
-
-
-def _plain(lang: Language, text: str) -> str:
-    """Text as a cell takes it: the runs of ``pdf_text`` read the isolates themselves."""
-    return text
-
-
-def isolate(text: str) -> str:
-    """A name or verbatim value set apart (first-strong isolate ... pop directional
-    isolate): one piece of its line, laid out by its own first letter's direction."""
-    return f"{FSI}{text}{PDI}" if text else text
-
-
-def shortened(text: str, limit: int = MAX_NAME) -> str:
-    """``text`` cut to ``limit`` characters: a table cell must fit on one page."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _fitted(sheet: ScoreSheet) -> ScoreSheet:
@@ -118,8 +104,8 @@ def _players(sheet: ScoreSheet, lang: Language) -> str:
 
 def _head(pdf: Document, sheet: ScoreSheet) -> None:
     lang = pdf.words
-    _line(pdf, lang.say("Score sheet"), size=17, bold=True, height=8)
-    _line(pdf, sheet.table_text(lang), size=12, height=6.5)
+    line(pdf, lang.say("Score sheet"), size=17, bold=True, height=8)
+    line(pdf, sheet.table_text(lang), size=12, height=6.5)
     pdf.ln(2)
     facts = []
     if sheet.match_id:
@@ -146,16 +132,16 @@ def _result(pdf: Document, sheet: ScoreSheet) -> None:
     if winner is not None:
         side = sheet.winner_side
         won = side_name(sheet, side, lang) if side is not None else isolate(winner)
-        _line(pdf, lang.say("Winner: {name}", name=Worded(won)), size=13, bold=True,
+        line(pdf, lang.say("Winner: {name}", name=Worded(won)), size=13, bold=True,
               height=7)
     else:
-        _line(pdf, lang.say("No winner yet") if not sheet.complete else lang.say("No winner"),
+        line(pdf, lang.say("No winner yet") if not sheet.complete else lang.say("No winner"),
               size=13, bold=True, height=7)
     final = "  ·  ".join(lang.say("{name} {score}", name=Worded(side_name(sheet, s, lang)),
                                   score=sheet.scores[s.index])
                          for s in sheet.sides if s.index < len(sheet.scores))
-    _line(pdf, lang.say("Final score: {scores}", scores=Worded(final)))
-    _line(pdf, lang.say("Match end: {how}", how=sheet.end_text(lang)))
+    line(pdf, lang.say("Final score: {scores}", scores=Worded(final)))
+    line(pdf, lang.say("Match end: {how}", how=sheet.end_text(lang)))
 
 
 def _audit(pdf: Document, sheet: ScoreSheet) -> None:
@@ -167,16 +153,16 @@ def _audit(pdf: Document, sheet: ScoreSheet) -> None:
                                               audit.warnings))
     else:
         status = lang.say("Audit: {status}", status=audit.text(lang))
-    _line(pdf, status, bold=True)
+    line(pdf, status, bold=True)
     errors = [f for f in audit.findings if f.severity == "error"]
     for f in errors[:MAX_FINDINGS]:
         at = lang.say("match") if f.event is None else lang.say("event {event}", event=f.event)
-        _line(pdf, lang.say("{at} [{code}] {message}", at=Worded(at),
+        line(pdf, lang.say("{at} [{code}] {message}", at=Worded(at),
                             code=code_word(lang, f.code),
                             message=lang.finding(f, seats=sheet.players)),
               size=8.5, height=4.5)
     if len(errors) > MAX_FINDINGS:
-        _line(pdf, lang.say_n("… and {count} more errors", "… and {count} more errors",
+        line(pdf, lang.say_n("… and {count} more errors", "… and {count} more errors",
                               len(errors) - MAX_FINDINGS), size=8.5, height=4.5)
 
 
@@ -189,19 +175,19 @@ def _sheet(pdf: Document, sheet: ScoreSheet) -> None:
     if sheet.deals:
         _deals(pdf, sheet)
     else:
-        _line(pdf, lang.say("No deal was played out."), grey=True)
+        line(pdf, lang.say("No deal was played out."), grey=True)
     pdf.ln(3)
     _result(pdf, sheet)
     pdf.ln(2)
     _audit(pdf, sheet)
     pdf.ln(2)
     if sheet.ledger_hash:
-        _line(pdf, lang.say("Ledger hash (SHA-256): {hash}", hash=sheet.ledger_hash), size=8,
+        line(pdf, lang.say("Ledger hash (SHA-256): {hash}", hash=sheet.ledger_hash), size=8,
               grey=True)
     if sheet.knowledge is not None:
         from ledger.exports.pdf_review import review_page
 
-        review_page(pdf, sheet.knowledge, _line, _plain)
+        review_page(pdf, sheet.knowledge)
 
 
 def pdf_bytes(sheets: Iterable[ScoreSheet], lang: Language = ENGLISH) -> bytes:
@@ -214,7 +200,7 @@ def pdf_bytes(sheets: Iterable[ScoreSheet], lang: Language = ENGLISH) -> bytes:
         count += 1
     if count == 0:
         pdf.add_page()
-        _line(pdf, lang.say("No match was selected."), grey=True)
+        line(pdf, lang.say("No match was selected."), grey=True)
     return bytes(pdf.output())
 
 

@@ -12,6 +12,7 @@ from fpdf.line_break import Fragment
 
 from ledger.exports.pdf_text import paragraph
 from ledger.i18n import ENGLISH, Language
+from ledger.i18n.phrases import FSI, PDI
 
 FAMILY = "DejaVuSans"
 GREY = (90, 90, 90)
@@ -63,6 +64,17 @@ def new_document(lang: Language, title: str, name: str) -> Document:
     return pdf
 
 
+def isolate(text: str) -> str:
+    """A name or verbatim value set apart (first-strong isolate ... pop directional
+    isolate): one piece of its line, laid out by its own first letter's direction."""
+    return f"{FSI}{text}{PDI}" if text else text
+
+
+def shortened(text: str, limit: int = 48) -> str:
+    """``text`` cut to ``limit`` characters, "…" last: a table cell must fit on one page."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def line(pdf: Document, text: str, size: float = 10, bold: bool = False,
          height: float = 5.5, grey: bool = False) -> None:
     """A paragraph of the page, in its direction, wrapped at spaces."""
@@ -73,4 +85,5 @@ def line(pdf: Document, text: str, size: float = 10, bold: bool = False,
     pdf.set_text_color(0, 0, 0)
 
 
-__all__ = ["FAMILY", "FONTS", "GREY", "Document", "font_path", "line", "new_document"]
+__all__ = ["FAMILY", "FONTS", "GREY", "Document", "font_path", "isolate", "line",
+           "new_document", "shortened"]

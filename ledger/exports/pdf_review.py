@@ -7,22 +7,16 @@ match's events (``ScoreSheet.knowledge``: ``cli_knowledge.report_object``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-from ledger.analysis.measures import BAD_LUCK, ERROR_OF_PLAY, KIND_LABELS
+from ledger.analysis.measures import BAD_LUCK, ERROR_OF_PLAY, KIND_LABELS, SEVERITY_LABELS
 from ledger.analysis.unreviewed import Why
-from ledger.exports.pdf_page import FAMILY
+from ledger.exports.pdf_page import FAMILY, Document, line, shortened
 from ledger.exports.pdf_table import Cell, Style, table
 from ledger.i18n import Phrase, review_phrases, seat_named
-from ledger.i18n.phrases import N_
-
-if TYPE_CHECKING:
-    from ledger.exports.pdf_page import Document as _SheetPDF
 
 MAX_MISTAKES = 60  # the rest: the match page lists them all
-_SEVERITY = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"),
-             "blunder": N_("blunder")}
 
 
 def _num(x: float | None) -> str:
@@ -34,24 +28,15 @@ def _luck(p: Mapping[str, Any], value: float | None) -> Phrase:
     return review_phrases.luck_phrase(value, p.get("luck_stderr"), bool(p.get("luck_exact")))
 
 
-Line = Callable[..., None]            # pdf_export._line: a paragraph of the sheet
-Plain = Callable[[Any, str], str]     # pdf_export._plain: text as an RTL page prints it
-
-
-def shortened(text: str, limit: int = 24) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: Plain) -> None:
-    """A page with the report: a table per player, the legend and the mistakes (``_line``
-    and ``_plain``: the sheet's own, handed over so this module does not import it back)."""
+def review_page(pdf: Document, report: Mapping[str, Any]) -> None:
+    """A page with the report: a table per player, the legend and the mistakes."""
     lang = pdf.words
     pdf.add_page()
-    _line(pdf, lang.say("Review by what the player knew"), size=15, bold=True, height=7.5)
-    _line(pdf, lang.say("{sampled}; lower loss is better",
+    line(pdf, lang.say("Review by what the player knew"), size=15, bold=True, height=7.5)
+    line(pdf, lang.say("{sampled}; lower loss is better",
                         sampled=review_phrases.sampled(report["samples"])), size=9, grey=True)
     for w in report.get("not_reviewed_why", ()):
-        _line(pdf, lang.say("{said} (counted, never valued).", said=review_phrases.not_reviewed(
+        line(pdf, lang.say("{said} (counted, never valued).", said=review_phrases.not_reviewed(
             w["count"], Why.of_dict(w).phrase())), size=9, grey=True)
     pdf.ln(2)
     heads = [lang.say("Player"), lang.say("Decisions"), lang.say("Forced"),
@@ -69,24 +54,24 @@ def review_page(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line, _plain: 
           Style(FAMILY, size=7.5, line_height=4.5, heading_rows=1), lang.rtl)
     pdf.ln(2)
     t = report["thresholds"]
-    _line(pdf, lang.say("Points lost by what the player knew: an inaccuracy from {a}, a "
+    line(pdf, lang.say("Points lost by what the player knew: an inaccuracy from {a}, a "
                         "mistake from {b}, a blunder from {c}.", a=f"{t['inaccuracy']:g}",
                         b=f"{t['mistake']:g}", c=f"{t['blunder']:g}"), size=9)
     for legend in review_phrases.luck_legend(report["samples"]):
-        _line(pdf, lang.word(legend), size=9)
+        line(pdf, lang.word(legend), size=9)
     for p in report["report"]:  # each luck with its standard error, beside the table's
-        _line(pdf, lang.say("{player}: luck {luck}, result {total}, luck-adjusted {adjusted}",
+        line(pdf, lang.say("{player}: luck {luck}, result {total}, luck-adjusted {adjusted}",
                             player=seat_named(p["seat"], shortened(p["player"], 24)),
                             luck=_luck(p, p["luck"]), total=_num(p["result"]),
                             adjusted=_luck(p, p["luck_adjusted"])), size=9)
-    _line(pdf, lang.say("Error of play: the best move by what the player knew was another. "
+    line(pdf, lang.say("Error of play: the best move by what the player knew was another. "
                         "Bad luck: the move was the best bet by what the player knew; only "
                         "the hidden hands made it lose (in hindsight)."), size=9)
     pdf.ln(2)
-    _mistakes(pdf, report, _line)
+    _mistakes(pdf, report)
 
 
-def _mistakes(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line) -> None:
+def _mistakes(pdf: Document, report: Mapping[str, Any]) -> None:
     from ledger.analysis.review import move_phrase
 
     lang = pdf.words
@@ -94,21 +79,21 @@ def _mistakes(pdf: _SheetPDF, report: Mapping[str, Any], _line: Line) -> None:
                     for m in [*p["named"], *p.get("unlucky", ())]),
                    key=lambda mp: mp[0]["event"])
     if not named:
-        _line(pdf, lang.say("No move lost {a} points or more by what its player knew.",
+        line(pdf, lang.say("No move lost {a} points or more by what its player knew.",
                             a=f"{report['thresholds']['inaccuracy']:g}"), size=9, grey=True)
         return
     for m, seat, player in named[:MAX_MISTAKES]:
         kind = m.get("kind") or ERROR_OF_PLAY
         said = Phrase(KIND_LABELS[kind]) if kind == BAD_LUCK else Phrase(
             "{kind}, {severity}", kind=Phrase(KIND_LABELS[kind]),
-            severity=Phrase(_SEVERITY[m["severity"]]))
+            severity=Phrase(SEVERITY_LABELS[m["severity"]]))
         cost = review_phrases.cost_phrase(
             move_phrase(m["played"]), [move_phrase(b) for b in m["best"]],
             m["knowledge_lost"], m.get("hindsight_lost"), review_phrases.measured(m))
-        _line(pdf, lang.say("step {step}, deal {deal}: {severity}: {player}: {cost}",
+        line(pdf, lang.say("step {step}, deal {deal}: {severity}: {player}: {cost}",
                             step=m["event"] + 1, deal=m["deal"] + 1, severity=said,
                             player=seat_named(seat, shortened(player, 24)), cost=cost),
               size=8.5, height=4.5)
     if len(named) > MAX_MISTAKES:
-        _line(pdf, lang.say("More on the match page: {count}", count=len(named) - MAX_MISTAKES),
+        line(pdf, lang.say("More on the match page: {count}", count=len(named) - MAX_MISTAKES),
               size=8.5, height=4.5)

@@ -25,10 +25,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ledger.i18n.phrases import FSI, LRI, PDI, RLI
+
 if TYPE_CHECKING:
     from fpdf import FPDF
 
-LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
 _OPENERS = {LRI: False, RLI: True}
 # Number-like atoms: a signed number, a decimal, a tile "6-4", a score "3–2–1", a time.
 _NUMBER = re.compile(r"[+\-−]?\d+(?:[.,:/\-–]\d+)*%?")

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from string import Formatter
 from typing import Protocol
 
-LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"  # left-to-right / first-strong isolate, pop
+# left-to-right / right-to-left / first-strong isolate, pop directional isolate
+LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
 # Letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, NKo... and their
 # presentation forms): text holding one is isolated even in a left-to-right sentence.
 _ISOLATES = re.compile(f"[{LRI}{FSI}][^{PDI}]*{PDI}")  # what is isolated already
