@@ -113,6 +113,11 @@ def test_the_match_page_shows_players_mistakes_and_the_legend(
     assert 'id="review-players"' in html and 'id="ask-review"' not in html
     rows = re.findall(r'<tr data-seat="(\d+)">', html)
     assert rows == [str(p["seat"]) for p in report["report"]]
+    # each player "Name (seat N)" in the page's direction, the name alone isolated: a
+    # <bdi> around it all would lay "(seat N)" out in an Arabic name's direction
+    cells = re.findall(r'<tr data-seat="\d+">\s*<td>(.*?)</td>', html, re.S)
+    assert cells == [f"\u2068{p['player']}\u2069 (seat {p['seat'] + 1})"
+                     for p in report["report"]]
     assert "from 2, a mistake from 5, a blunder from 10" in html
     # the review's cap and its sequential stop, as the CLI and the PDF say them
     how = re.search(r'<p class="muted" id="review-how">(.*?)</p>', html, re.S)
