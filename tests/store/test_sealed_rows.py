@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, text
 
 from ledger.sim.generator import generate_match
 from ledger.store import db
@@ -34,6 +34,12 @@ def _broken(engine: Engine, match_id: int) -> Verified:
     with engine.connect() as c:
         (got,) = list(verify(c, match_id))
     return got
+
+
+def _kept_rows(engine: Engine, match_id: int) -> int:
+    with engine.connect() as c:
+        return int(c.execute(text("SELECT count(*) FROM analyses WHERE match_id = :m"),
+                             {"m": match_id}).scalar_one())
 
 
 def _cached(stored: tuple[Engine, int, Head]) -> tuple[Engine, int, Head]:
@@ -191,6 +197,11 @@ def test_the_analysis_page_works_a_forged_row_out_again(url: str) -> None:
             seq = got.json()["next_seq"]
         first = _analysed(client, mid, 1)
         engine = client.app.state.engine  # type: ignore[attr-defined]
+        # The analysis is kept just after it is answered: forge the row once it is there
+        # (a forgery of no row would leave nothing to find; once seen on PostgreSQL).
+        deadline = time.monotonic() + 20
+        while not _kept_rows(engine, mid) and time.monotonic() < deadline:
+            time.sleep(0.05)
         forged = orjson.dumps({**first, "forged": True}).decode()
         sql(engine, "UPDATE analyses SET body = :b WHERE match_id = :m", b=forged, m=mid)
         assert "analysis-mismatch" in _broken(engine, mid).describe()
