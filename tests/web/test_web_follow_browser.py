@@ -41,15 +41,14 @@ def _last(page: Any) -> int:
     return int(page.locator("#replay").get_attribute("data-last"))
 
 
-def _shows(page: Any, step: int, last: int | None = None, timeout: int = SOON_MS) -> float:
-    """Wait (at most ``timeout`` ms) until the replay shows ``step`` of ``last``: the
-    seconds."""
+def _shows(page: Any, step: int, last: int | None = None) -> float:
+    """Wait (at most SOON_MS) until the replay shows ``step`` of ``last``: the seconds."""
     t0 = time.monotonic()
     page.wait_for_function(
         "([s, l]) => { const r = document.getElementById('replay');"
         " return r && Number(r.dataset.step) === s"
         " && (l === null || Number(r.dataset.last) === l); }",
-        arg=[step, last], timeout=timeout)
+        arg=[step, last], timeout=SOON_MS)
     return time.monotonic() - t0
 
 
@@ -154,11 +153,9 @@ def test_the_match_page_follows_to_the_end_and_draws_its_chart(pages: Pages,  # 
         tap(recorder, CHOICE)
         taps += 1
     last = _recorded_steps(base, match_id)
-    # How soon each append shows is the test above's; here the end must show at all
-    # (CI ran this beside a review using both cores, and the end once took over 2 s).
-    _shows(watcher, last, last, timeout=10_000)
-    watcher.wait_for_selector("#follow[data-state='over']", timeout=10_000)
-    match_page.wait_for_selector("#follow[data-state='over']", timeout=10_000)
+    _shows(watcher, last, last)
+    watcher.wait_for_selector("#follow[data-state='over']", timeout=SOON_MS)
+    match_page.wait_for_selector("#follow[data-state='over']", timeout=SOON_MS)
     match_page.wait_for_selector("#score-race.js-plotly-plot", timeout=15_000)
     assert match_page.locator("#score-sheet tbody tr").count() >= 1
     assert match_page.evaluate("window.notReloaded") is True

@@ -19,6 +19,10 @@
   let want = Number(root().dataset.step);
   const drawn = { step: want, seat };   // the step on screen and the view it was asked in
   let last = Number(root().dataset.last);
+  // Whether the viewer is at the newest step (set where the viewer moves, in go): a live
+  // match's frames fetched meanwhile may tell of newer steps (keep raises last) before
+  // follow.js does, and that is not the viewer stepping back.
+  let atNewest = want >= last;
   let dealSteps = (root().dataset.dealSteps || "").split(" ").filter(Boolean).map(Number);
   let lastHow = "";
   let generation = 0;         // moves with each change of a live match (replayLive)
@@ -190,6 +194,7 @@
   function go(step, how = "jump") {
     want = Math.min(Math.max(0, Number(step)), last);
     if (Number.isNaN(want)) return;
+    atNewest = want >= last;
     draw(want, how);
   }
 
@@ -264,7 +269,7 @@
   // again when wanted. The answer: whether the page now shows the newest step.
   window.replayLive = (body) => {
     if ((body.seat || "") !== seat) return want >= last;  // another view's: not these
-    const following = want >= last;
+    const following = atNewest;
     generation += 1;
     held.clear();
     spans.length = 0;
